@@ -1,0 +1,300 @@
+package engine
+
+import (
+	"container/heap"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Clock is the emulator's only source of time (D-CLOCK). Every retry, TTL
+// check, lock expiry and dead-letter write is scheduled on it, so a test that
+// drives a virtual clock sees a day of cloud behaviour in milliseconds.
+type Clock interface {
+	// Now is the current cloud time.
+	Now() time.Time
+	// AfterFunc runs f once, d of cloud time from now, in its own goroutine.
+	// A d <= 0 runs f as soon as possible, without waiting for an advance.
+	AfterFunc(d time.Duration, f func()) Timer
+	// Go runs f now in its own goroutine and counts it as work in progress,
+	// so a virtual clock does not move past work it has started.
+	Go(f func())
+	// Mode names the kind of clock: "real", "scaled" or "virtual".
+	Mode() string
+}
+
+// Timer is a pending AfterFunc.
+type Timer interface {
+	// Stop cancels the timer; it reports whether the call stopped it.
+	Stop() bool
+}
+
+// Clock modes as the inspection API and the --clock flag spell them.
+const (
+	ModeReal    = "real"
+	ModeScaled  = "scaled"
+	ModeVirtual = "virtual"
+)
+
+// NewRealClock returns wall-clock time.
+func NewRealClock() Clock { return &scaledClock{scale: 1, start: time.Now(), base: time.Now()} }
+
+// NewScaledClock returns a clock on which scale cloud seconds pass for every
+// real second (--time-scale): with scale 1000, a 10 s retry delay takes 10 ms.
+func NewScaledClock(scale float64) (Clock, error) {
+	if !(scale > 0) {
+		return nil, fmt.Errorf("time scale must be greater than 0, got %v", scale)
+	}
+	now := time.Now()
+	return &scaledClock{scale: scale, start: now, base: now}, nil
+}
+
+type scaledClock struct {
+	scale float64
+	start time.Time // real time when the clock started
+	base  time.Time // cloud time at start
+}
+
+func (c *scaledClock) Now() time.Time {
+	if c.scale == 1 {
+		return time.Now()
+	}
+	elapsed := time.Since(c.start)
+	return c.base.Add(time.Duration(float64(elapsed) * c.scale))
+}
+
+func (c *scaledClock) AfterFunc(d time.Duration, f func()) Timer {
+	if d < 0 {
+		d = 0
+	}
+	return time.AfterFunc(time.Duration(float64(d)/c.scale), f)
+}
+
+func (c *scaledClock) Go(f func()) { go f() }
+
+func (c *scaledClock) Mode() string {
+	if c.scale == 1 {
+		return ModeReal
+	}
+	return ModeScaled
+}
+
+// VirtualClock moves only when Advance is called. Advance fires every timer
+// that comes due, in time order, and waits for the work each one starts
+// (including work that work starts) before it looks at the next timer, so a
+// test sees the same sequence of attempts on every run.
+type VirtualClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	timers  timerHeap
+	seq     uint64
+	taskSeq uint64
+	busy    map[uint64]time.Time // running work, by when (real time) it started
+	idle    *sync.Cond
+	advance sync.Mutex // one Advance at a time
+
+	// settle bounds how long Advance waits, in real time, for work that is
+	// blocked on something outside the emulator (a webhook that never answers).
+	// After it, such work is taken to be waiting for cloud time to pass.
+	settle time.Duration
+}
+
+// NewVirtualClock returns a virtual clock standing at start. settle is how
+// long Advance waits for in-flight work (for example an HTTP delivery whose
+// endpoint never answers) before it moves time anyway; 0 means one second.
+func NewVirtualClock(start time.Time, settle time.Duration) *VirtualClock {
+	if settle <= 0 {
+		settle = time.Second
+	}
+	c := &VirtualClock{now: start, settle: settle, busy: make(map[uint64]time.Time)}
+	c.idle = sync.NewCond(&c.mu)
+	return c
+}
+
+// Mode implements Clock.
+func (c *VirtualClock) Mode() string { return ModeVirtual }
+
+// Now implements Clock.
+func (c *VirtualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc implements Clock.
+func (c *VirtualClock) AfterFunc(d time.Duration, f func()) Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d <= 0 {
+		// Work due now runs without an advance (the first delivery attempt).
+		go c.run(c.startTaskLocked(), f)
+		return stoppedTimer{}
+	}
+	c.seq++
+	t := &virtualTimer{clock: c, when: c.now.Add(d), seq: c.seq, f: f, index: -1}
+	heap.Push(&c.timers, t)
+	return t
+}
+
+// Go implements Clock.
+func (c *VirtualClock) Go(f func()) {
+	c.mu.Lock()
+	id := c.startTaskLocked()
+	c.mu.Unlock()
+	go c.run(id, f)
+}
+
+func (c *VirtualClock) startTaskLocked() uint64 {
+	c.taskSeq++
+	c.busy[c.taskSeq] = time.Now()
+	return c.taskSeq
+}
+
+func (c *VirtualClock) run(id uint64, f func()) {
+	defer c.done(id)
+	f()
+}
+
+func (c *VirtualClock) done(id uint64) {
+	c.mu.Lock()
+	delete(c.busy, id)
+	c.idle.Broadcast()
+	c.mu.Unlock()
+}
+
+// Advance moves the clock forward by d, firing every timer due on the way in
+// time order, and returns the new time.
+func (c *VirtualClock) Advance(d time.Duration) time.Time {
+	if d < 0 {
+		d = 0
+	}
+	c.advance.Lock()
+	defer c.advance.Unlock()
+	c.mu.Lock()
+	target := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.waitIdle()
+		c.mu.Lock()
+		if len(c.timers) == 0 || c.timers[0].when.After(target) {
+			c.now = target
+			c.mu.Unlock()
+			c.waitIdle()
+			return target
+		}
+		t := heap.Pop(&c.timers).(*virtualTimer)
+		if t.when.After(c.now) {
+			c.now = t.when
+		}
+		id := c.startTaskLocked()
+		c.mu.Unlock()
+		go c.run(id, t.f)
+	}
+}
+
+// Settle waits until no work started by the clock is running (or the settle
+// bound has passed for work blocked outside the emulator).
+func (c *VirtualClock) Settle() { c.waitIdle() }
+
+// Pending reports how many timers are waiting for the clock to reach them.
+func (c *VirtualClock) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers)
+}
+
+// NextAt reports when the earliest pending timer fires.
+func (c *VirtualClock) NextAt() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.timers) == 0 {
+		return time.Time{}, false
+	}
+	return c.timers[0].when, true
+}
+
+// waitIdle waits until every running task has finished or has run longer
+// than the settle bound. A task past the bound is blocked outside the
+// emulator (a webhook that never answers); it is waiting for cloud time, so
+// holding the clock for it would deadlock. Work it does later is woken by a
+// timer of its own and counted again then.
+func (c *VirtualClock) waitIdle() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		var oldest time.Time
+		fresh := 0
+		for _, started := range c.busy {
+			if time.Since(started) < c.settle {
+				if fresh == 0 || started.Before(oldest) {
+					oldest = started
+				}
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			return
+		}
+		// sync.Cond has no timed wait: wake up when the oldest fresh task
+		// passes the bound.
+		wake := time.AfterFunc(c.settle-time.Since(oldest), func() {
+			c.mu.Lock()
+			c.idle.Broadcast()
+			c.mu.Unlock()
+		})
+		c.idle.Wait()
+		wake.Stop()
+	}
+}
+
+type stoppedTimer struct{}
+
+func (stoppedTimer) Stop() bool { return false }
+
+type virtualTimer struct {
+	clock *VirtualClock
+	when  time.Time
+	seq   uint64 // ties broken by creation order
+	f     func()
+	index int
+}
+
+func (t *virtualTimer) Stop() bool {
+	c := t.clock
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.index < 0 {
+		return false
+	}
+	heap.Remove(&c.timers, t.index)
+	return true
+}
+
+type timerHeap []*virtualTimer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].when.Equal(h[j].when) {
+		return h[i].seq < h[j].seq
+	}
+	return h[i].when.Before(h[j].when)
+}
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index = i
+	h[j].index = j
+}
+func (h *timerHeap) Push(x any) {
+	t := x.(*virtualTimer)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	n := len(old)
+	t := old[n-1]
+	old[n-1] = nil
+	t.index = -1
+	*h = old[:n-1]
+	return t
+}
