@@ -1,0 +1,336 @@
+package emulator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// The inspection API is the contract the testkit speaks, so the same test
+// works against an in-process emulator and a container. Every endpoint is
+// documented in the README.
+func (s *Server) registerInspection(r *mux.Router) {
+	r.HandleFunc("/health", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/ca.pem", s.handleCA).Methods(http.MethodGet)
+	r.HandleFunc("/clock", s.handleClock).Methods(http.MethodGet)
+	r.HandleFunc("/clock/advance", s.handleAdvance).Methods(http.MethodPost)
+	r.HandleFunc("/deliveries", s.journalView(engine.KindAttempt)).Methods(http.MethodGet)
+	r.HandleFunc("/deadletters", s.journalView(engine.KindDeadLetter)).Methods(http.MethodGet)
+	r.HandleFunc("/drops", s.journalView(engine.KindDrop)).Methods(http.MethodGet)
+	r.HandleFunc("/journal", s.journalView("")).Methods(http.MethodGet)
+	r.HandleFunc("/metrics", s.handleMetrics).Methods(http.MethodGet)
+	r.HandleFunc("/faults", s.handleFaultsList).Methods(http.MethodGet)
+	r.HandleFunc("/faults", s.handleFaultAdd).Methods(http.MethodPost)
+	r.HandleFunc("/faults", s.handleFaultsClear).Methods(http.MethodDelete)
+	r.HandleFunc("/faults/{id}", s.handleFaultRemove).Methods(http.MethodDelete)
+	r.HandleFunc("/reset", s.handleReset).Methods(http.MethodPost)
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inspectError(w, http.StatusNotFound, "no inspection endpoint %s %s; see the README's inspection API table", r.Method, r.URL.Path)
+	})
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) handleCA(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/x-pem-file")
+	_, _ = w.Write(s.ca.caPEM)
+}
+
+// ClockView is the clock as GET /_emulator/clock reports it.
+type ClockView struct {
+	Now  time.Time `json:"now"`
+	Mode string    `json:"mode"`
+	// PendingTimers and NextTimerAt describe a virtual clock's queue.
+	PendingTimers int        `json:"pendingTimers,omitempty"`
+	NextTimerAt   *time.Time `json:"nextTimerAt,omitempty"`
+}
+
+func (s *Server) clockView() ClockView {
+	v := ClockView{Now: s.clock.Now().UTC(), Mode: s.clock.Mode()}
+	if s.virtual != nil {
+		v.PendingTimers = s.virtual.Pending()
+		if at, ok := s.virtual.NextAt(); ok {
+			at = at.UTC()
+			v.NextTimerAt = &at
+		}
+	}
+	return v
+}
+
+func (s *Server) handleClock(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.clockView())
+}
+
+// handleAdvance moves a virtual clock: {"by":"90s"} or {"to":"<RFC3339>"}.
+func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
+	if s.virtual == nil {
+		inspectError(w, http.StatusConflict, "the clock is %q; only a virtual clock (--clock virtual) can be advanced", s.clock.Mode())
+		return
+	}
+	var req struct {
+		By string    `json:"by"`
+		To time.Time `json:"to"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {
+		inspectError(w, http.StatusBadRequest, `body must be JSON like {"by":"90s"}: %v`, err)
+		return
+	}
+	var by time.Duration
+	switch {
+	case req.By != "" && !req.To.IsZero():
+		inspectError(w, http.StatusBadRequest, `give "by" or "to", not both`)
+		return
+	case req.By != "":
+		d, err := time.ParseDuration(req.By)
+		if err != nil || d < 0 {
+			inspectError(w, http.StatusBadRequest, `"by" must be a non-negative Go duration such as "90s" or "24h": %q`, req.By)
+			return
+		}
+		by = d
+	case !req.To.IsZero():
+		by = req.To.Sub(s.virtual.Now())
+		if by < 0 {
+			inspectError(w, http.StatusBadRequest, `"to" (%s) is before the clock (%s)`, req.To.UTC().Format(time.RFC3339Nano), s.virtual.Now().UTC().Format(time.RFC3339Nano))
+			return
+		}
+	default:
+		inspectError(w, http.StatusBadRequest, `body must say how far to move, e.g. {"by":"90s"}`)
+		return
+	}
+	s.virtual.Advance(by)
+	writeJSON(w, http.StatusOK, s.clockView())
+}
+
+// EntryView is a journal entry as the inspection API shows it: bodies are
+// inlined as JSON when they are JSON, as text otherwise.
+type EntryView struct {
+	engine.Entry
+	Request *RequestView    `json:"request,omitempty"`
+	Body    json.RawMessage `json:"body,omitempty"`
+}
+
+// RequestView is a recorded request with its body inlined.
+type RequestView struct {
+	Method string              `json:"method,omitempty"`
+	URL    string              `json:"url,omitempty"`
+	Header map[string][]string `json:"headers,omitempty"`
+	Body   json.RawMessage     `json:"body,omitempty"`
+}
+
+func inlineBody(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	if json.Valid(b) {
+		return json.RawMessage(b)
+	}
+	q, _ := json.Marshal(string(b))
+	return q
+}
+
+func viewOf(e engine.Entry) EntryView {
+	v := EntryView{Entry: e, Body: inlineBody(e.Body)}
+	if e.Request != nil {
+		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: inlineBody(e.Request.Body)}
+	}
+	return v
+}
+
+// JournalPage is the answer of the journal views.
+type JournalPage struct {
+	Entries []EntryView `json:"entries"`
+	// Discarded is how many older entries the bounded journal no longer holds.
+	Discarded uint64 `json:"discarded"`
+	// LastSeq is the newest sequence number; pass it as ?after= to get only
+	// what happens next.
+	LastSeq uint64 `json:"lastSeq"`
+}
+
+// reservedParam reports whether a query parameter has its own meaning; every
+// other parameter filters on a route label (topic, subscription, bus, rule, …).
+func reservedParam(name string) bool {
+	switch name {
+	case "kind", "outcome", "route", "event", "after", "min", "wait":
+		return true
+	}
+	return false
+}
+
+func filterFromQuery(kind string, q map[string][]string) (engine.Filter, error) {
+	f := engine.Filter{Kind: kind}
+	get := func(k string) string {
+		if v := q[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	if kind == "" {
+		f.Kind = get("kind")
+	}
+	f.Outcome, f.Route, f.EventID = get("outcome"), get("route"), get("event")
+	if a := get("after"); a != "" {
+		n, err := strconv.ParseUint(a, 10, 64)
+		if err != nil {
+			return f, fmt.Errorf("after must be a sequence number: %q", a)
+		}
+		f.AfterSeq = n
+	}
+	for k, v := range q {
+		if reservedParam(k) || len(v) == 0 {
+			continue
+		}
+		if f.Labels == nil {
+			f.Labels = map[string]string{}
+		}
+		f.Labels[k] = v[0]
+	}
+	return f, nil
+}
+
+func (s *Server) journalView(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		f, err := filterFromQuery(kind, r.URL.Query())
+		if err != nil {
+			inspectError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		entries, err := s.waitForEntries(r, f)
+		if err != nil {
+			inspectError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		st := s.journal.Stats()
+		page := JournalPage{Entries: make([]EntryView, len(entries)), Discarded: st.Discarded, LastSeq: st.Appended}
+		for i, e := range entries {
+			page.Entries[i] = viewOf(e)
+		}
+		writeJSON(w, http.StatusOK, page)
+	}
+}
+
+// waitForEntries answers at once, or, with ?min=N&wait=D, as soon as N
+// entries match (or when D of real time has passed): a long poll, so a test
+// waits for a delivery without sleeping or polling.
+func (s *Server) waitForEntries(r *http.Request, f engine.Filter) ([]engine.Entry, error) {
+	q := r.URL.Query()
+	minText, waitText := q.Get("min"), q.Get("wait")
+	if minText == "" && waitText == "" {
+		return s.journal.Query(f), nil
+	}
+	min := 1
+	if minText != "" {
+		n, err := strconv.Atoi(minText)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("min must be a count: %q", minText)
+		}
+		min = n
+	}
+	wait := 10 * time.Second
+	if waitText != "" {
+		d, err := time.ParseDuration(waitText)
+		if err != nil || d < 0 || d > 5*time.Minute {
+			return nil, fmt.Errorf("wait must be a duration up to 5m: %q", waitText)
+		}
+		wait = d
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), wait)
+	defer cancel()
+	got, _ := s.journal.Wait(ctx, f, func(es []engine.Entry) bool { return len(es) >= min })
+	return got, nil
+}
+
+// MetricsView is GET /_emulator/metrics.
+type MetricsView struct {
+	Journal engine.Stats          `json:"journal"`
+	Routes  []engine.RouteMetrics `json:"routes"`
+}
+
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	f, err := filterFromQuery("", r.URL.Query())
+	if err != nil {
+		inspectError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	view := MetricsView{Journal: s.journal.Stats(), Routes: []engine.RouteMetrics{}}
+	for _, m := range s.engine.Metrics() {
+		if f.Route != "" && m.Route != f.Route {
+			continue
+		}
+		match := true
+		for k, v := range f.Labels {
+			if m.Labels[k] != v {
+				match = false
+			}
+		}
+		if match {
+			view.Routes = append(view.Routes, m)
+		}
+	}
+	writeJSON(w, http.StatusOK, view)
+}
+
+func (s *Server) handleFaultsList(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"faults": s.engine.Faults().List()})
+}
+
+func (s *Server) handleFaultAdd(w http.ResponseWriter, r *http.Request) {
+	var f engine.Fault
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		inspectError(w, http.StatusBadRequest, `body must be a fault rule like {"match":{"subscription":"s1"},"status":503,"count":3}: %v`, err)
+		return
+	}
+	if f.Status == 0 && f.Outcome == "" {
+		inspectError(w, http.StatusBadRequest, `a fault needs a "status" or an "outcome"`)
+		return
+	}
+	if f.Count < 0 {
+		inspectError(w, http.StatusBadRequest, `"count" must be 0 (forever) or more`)
+		return
+	}
+	writeJSON(w, http.StatusCreated, s.engine.Faults().Add(f))
+}
+
+func (s *Server) handleFaultsClear(w http.ResponseWriter, _ *http.Request) {
+	s.engine.Faults().Clear()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
+	if !s.engine.Faults().Remove(mux.Vars(r)["id"]) {
+		inspectError(w, http.StatusNotFound, "no fault %q", mux.Vars(r)["id"])
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
+	s.Reset()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func inspectError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, map[string]any{"error": map[string]string{
+		"code":    strings.ReplaceAll(http.StatusText(status), " ", ""),
+		"message": fmt.Sprintf(format, args...),
+	}})
+}

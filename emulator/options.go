@@ -1,0 +1,62 @@
+// Package emulator is GridBridge's embeddable server: one process that plays
+// Azure Event Grid and Amazon EventBridge on one HTTP and one HTTPS listener,
+// with the inspection API under /_emulator/. Start one in a Go test with
+// testkit, or from the command line with cmd/emulator.
+package emulator
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Options configure a Server. The zero value serves on free loopback ports
+// with a real clock and the in-memory dead-letter default.
+type Options struct {
+	// Addr is the HTTP listen address; "" means "127.0.0.1:0" (a free port).
+	Addr string
+	// TLSAddr is the HTTPS listen address; "" means "127.0.0.1:0".
+	TLSAddr string
+	// Clock is "real" (the default) or "virtual".
+	Clock string
+	// TimeScale is cloud seconds per real second on the real clock (1 when 0).
+	TimeScale float64
+	// Start is where a virtual clock starts; the zero value means now.
+	Start time.Time
+	// SettleTimeout bounds how long a virtual-clock advance waits, in real
+	// time, for work blocked outside the emulator (0 means one second).
+	SettleTimeout time.Duration
+
+	// AzureStorage holds Azure Storage connection strings for dead-letter
+	// blobs (Azurite's "UseDevelopmentStorage=true" included).
+	AzureStorage []string
+	// SQSEndpoint is an SQS-compatible endpoint for SQS targets and
+	// dead-letter queues; "" keeps them in memory.
+	SQSEndpoint string
+
+	// JournalCap bounds the journal; 0 means engine.DefaultJournalCap.
+	JournalCap int
+	// TLSHosts are extra host names or IPs for the server certificate (the
+	// loopback names are always included).
+	TLSHosts []string
+	// AdvertiseTLSURL overrides the https base URL written into resources
+	// (topic endpoints), e.g. when a container's port is mapped.
+	AdvertiseTLSURL string
+	// CAFile, when set, is where the CA certificate is written at start.
+	CAFile string
+
+	// DisableJitter turns off retry jitter (EG-9) so schedules are exact.
+	DisableJitter bool
+	// Seed seeds retry jitter; 0 picks one at random.
+	Seed int64
+	// DisableProbation turns off Event Grid's delayed delivery and probation
+	// (EG-17, EG-18) for tests that want plain schedules.
+	DisableProbation bool
+
+	// WebhookClient makes outgoing deliveries (webhooks, API destinations);
+	// nil means a client that accepts any server certificate, as local
+	// endpoints rarely have trusted ones.
+	WebhookClient *http.Client
+	// Logger receives the emulator's logs; nil discards them.
+	Logger *slog.Logger
+}

@@ -1,0 +1,222 @@
+package emulator
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Server is a running emulator. All state hangs off it: two servers in one
+// process are independent.
+type Server struct {
+	opts    Options
+	log     *slog.Logger
+	clock   engine.Clock
+	virtual *engine.VirtualClock // nil unless Clock is "virtual"
+	journal *engine.Journal
+	engine  *engine.Engine
+	memory  *engine.MemorySink
+	ca      *authority
+	router  *mux.Router
+	faces   []face
+
+	httpLn, tlsLn   net.Listener
+	httpSrv, tlsSrv *http.Server
+	closeOnce       sync.Once
+}
+
+// face is one cloud's API mounted on the shared router.
+type face interface {
+	Register(r *mux.Router)
+	Reset()
+}
+
+// Start creates a server and starts both listeners.
+func Start(opts Options) (*Server, error) {
+	s, err := newServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.listen(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func newServer(opts Options) (*Server, error) {
+	s := &Server{opts: opts, log: opts.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	switch strings.ToLower(opts.Clock) {
+	case "", engine.ModeReal:
+		scale := opts.TimeScale
+		if scale == 0 {
+			scale = 1
+		}
+		c, err := engine.NewScaledClock(scale)
+		if err != nil {
+			return nil, err
+		}
+		s.clock = c
+	case engine.ModeVirtual:
+		start := opts.Start
+		if start.IsZero() {
+			start = time.Now().UTC().Truncate(time.Second)
+		}
+		s.virtual = engine.NewVirtualClock(start, opts.SettleTimeout)
+		s.clock = s.virtual
+	default:
+		return nil, fmt.Errorf("unknown clock %q: want real or virtual", opts.Clock)
+	}
+	ca, err := newAuthority(opts.TLSHosts, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	s.ca = ca
+	s.journal = engine.NewJournal(opts.JournalCap)
+	s.engine = engine.New(s.clock, s.journal)
+	s.memory = engine.NewMemorySink()
+
+	s.router = mux.NewRouter()
+	s.router.SkipClean(true) // ARM scopes and ids must reach handlers untouched
+	s.registerInspection(s.router.PathPrefix("/_emulator").Subrouter())
+	faces, err := s.newFaces()
+	if err != nil {
+		return nil, err
+	}
+	s.faces = faces
+	for _, f := range s.faces {
+		f.Register(s.router)
+	}
+	s.router.NotFoundHandler = http.HandlerFunc(notFound)
+	return s, nil
+}
+
+func (s *Server) listen() error {
+	addr, tlsAddr := s.opts.Addr, s.opts.TLSAddr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	if tlsAddr == "" {
+		tlsAddr = "127.0.0.1:0"
+	}
+	var err error
+	if s.httpLn, err = net.Listen("tcp", addr); err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	if s.tlsLn, err = net.Listen("tcp", tlsAddr); err != nil {
+		s.httpLn.Close()
+		return fmt.Errorf("listening on %s: %w", tlsAddr, err)
+	}
+	if s.opts.CAFile != "" {
+		if err := os.WriteFile(s.opts.CAFile, s.ca.caPEM, 0o644); err != nil {
+			s.httpLn.Close()
+			s.tlsLn.Close()
+			return fmt.Errorf("writing CA certificate: %w", err)
+		}
+	}
+	handler := s.Handler()
+	s.httpSrv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	s.tlsSrv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{s.ca.leaf}, MinVersion: tls.VersionTLS12}}
+	go s.serve(s.httpSrv, s.httpLn)
+	go s.serve(s.tlsSrv, tls.NewListener(s.tlsLn, s.tlsSrv.TLSConfig))
+	return nil
+}
+
+func (s *Server) serve(srv *http.Server, ln net.Listener) {
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		s.log.Error("listener stopped", "addr", ln.Addr().String(), "err", err)
+	}
+}
+
+// Handler returns the emulator's HTTP handler: every cloud API and the
+// inspection API on one router.
+func (s *Server) Handler() http.Handler { return recoverPanics(s.log, s.router) }
+
+// URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000".
+func (s *Server) URL() string { return "http://" + s.httpLn.Addr().String() }
+
+// TLSURL is the base URL of the HTTPS listener as clients should use it.
+func (s *Server) TLSURL() string {
+	if s.opts.AdvertiseTLSURL != "" {
+		return strings.TrimRight(s.opts.AdvertiseTLSURL, "/")
+	}
+	return "https://" + s.tlsLn.Addr().String()
+}
+
+// Clock returns the emulator clock.
+func (s *Server) Clock() engine.Clock { return s.clock }
+
+// VirtualClock returns the virtual clock, or nil on a real clock.
+func (s *Server) VirtualClock() *engine.VirtualClock { return s.virtual }
+
+// Engine returns the delivery engine.
+func (s *Server) Engine() *engine.Engine { return s.engine }
+
+// Journal returns the journal of everything the emulator did.
+func (s *Server) Journal() *engine.Journal { return s.journal }
+
+// MemoryDeadLetters returns the in-memory dead-letter default.
+func (s *Server) MemoryDeadLetters() *engine.MemorySink { return s.memory }
+
+// Reset forgets every resource, queued event, fault and journal entry.
+func (s *Server) Reset() {
+	for _, f := range s.faces {
+		f.Reset()
+	}
+	s.engine.Reset()
+	s.memory.Reset()
+}
+
+// Close stops both listeners. Deliveries in flight are abandoned.
+func (s *Server) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err = errors.Join(s.httpSrv.Shutdown(ctx), s.tlsSrv.Shutdown(ctx))
+		s.engine.Reset()
+	})
+	return err
+}
+
+// recoverPanics keeps one bad request from taking the process down; a panic
+// is a bug, answered with 500 and logged with its request.
+func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
+				http.Error(w, "internal error in the emulator (a bug): "+fmt.Sprint(v), http.StatusInternalServerError)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, map[string]any{
+		"error": map[string]string{
+			"code":    "NotFound",
+			"message": fmt.Sprintf("No resource matches %s %s on this emulator.", r.Method, r.URL.Path),
+		},
+	})
+}

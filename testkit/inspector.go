@@ -1,0 +1,205 @@
+package testkit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gridbridge/gridbridge/emulator"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Entry is one journal entry: an attempt, a dead letter, a drop, …
+type Entry = emulator.EntryView
+
+// Filter selects journal entries. Empty fields match everything.
+type Filter struct {
+	// Route labels, as the clouds name things.
+	Topic, Subscription string // Event Grid
+	Bus, Rule, Target   string // EventBridge
+	// Labels match any other route label.
+	Labels map[string]string
+	// Outcome is the cloud's outcome name ("Success", "Busy", a drop reason …).
+	Outcome string
+	// EventID keeps entries that carry this event.
+	EventID string
+	// Route is an engine route id.
+	Route string
+}
+
+func (f Filter) query() url.Values {
+	q := url.Values{}
+	set := func(k, v string) {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	set("topic", f.Topic)
+	set("subscription", f.Subscription)
+	set("bus", f.Bus)
+	set("rule", f.Rule)
+	set("target", f.Target)
+	set("outcome", f.Outcome)
+	set("event", f.EventID)
+	set("route", f.Route)
+	for k, v := range f.Labels {
+		set(k, v)
+	}
+	return q
+}
+
+func (f Filter) String() string {
+	if s := f.query().Encode(); s != "" {
+		return s
+	}
+	return "(everything)"
+}
+
+// Inspector speaks the emulator's inspection API over HTTP, so the same
+// assertions work against an in-process emulator and a container.
+type Inspector struct {
+	base   string
+	client *http.Client
+}
+
+// NewInspector returns an inspector for the emulator at baseURL (its HTTP
+// listener, e.g. "http://127.0.0.1:4080").
+func NewInspector(baseURL string, client *http.Client) *Inspector {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	return &Inspector{base: strings.TrimRight(baseURL, "/") + "/_emulator", client: client}
+}
+
+func (in *Inspector) do(ctx context.Context, method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, in.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := in.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(data)))
+	}
+	if out != nil && len(data) > 0 {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+// Clock reads the emulator clock.
+func (in *Inspector) Clock(ctx context.Context) (emulator.ClockView, error) {
+	var v emulator.ClockView
+	err := in.do(ctx, http.MethodGet, "/clock", nil, &v)
+	return v, err
+}
+
+// Advance moves a virtual clock by d, firing everything due on the way.
+func (in *Inspector) Advance(ctx context.Context, d time.Duration) (emulator.ClockView, error) {
+	var v emulator.ClockView
+	err := in.do(ctx, http.MethodPost, "/clock/advance", map[string]string{"by": d.String()}, &v)
+	return v, err
+}
+
+// Entries lists journal entries of kind ("attempt", "deadletter", "drop",
+// "" for all) that pass f.
+func (in *Inspector) Entries(ctx context.Context, kind string, f Filter) (emulator.JournalPage, error) {
+	return in.entries(ctx, kind, f, nil)
+}
+
+// WaitEntries waits, up to wait of real time, until at least min entries of
+// kind pass f, and returns what it saw.
+func (in *Inspector) WaitEntries(ctx context.Context, kind string, f Filter, min int, wait time.Duration) (emulator.JournalPage, error) {
+	extra := url.Values{}
+	extra.Set("min", strconv.Itoa(min))
+	extra.Set("wait", wait.String())
+	return in.entries(ctx, kind, f, extra)
+}
+
+func (in *Inspector) entries(ctx context.Context, kind string, f Filter, extra url.Values) (emulator.JournalPage, error) {
+	q := f.query()
+	for k, v := range extra {
+		q[k] = v
+	}
+	path := "/journal"
+	switch kind {
+	case engine.KindAttempt:
+		path = "/deliveries"
+	case engine.KindDeadLetter:
+		path = "/deadletters"
+	case engine.KindDrop:
+		path = "/drops"
+	case "":
+	default:
+		q.Set("kind", kind)
+	}
+	var page emulator.JournalPage
+	err := in.do(ctx, http.MethodGet, path+"?"+q.Encode(), nil, &page)
+	return page, err
+}
+
+// Metrics reads per-route counters.
+func (in *Inspector) Metrics(ctx context.Context) (emulator.MetricsView, error) {
+	var v emulator.MetricsView
+	err := in.do(ctx, http.MethodGet, "/metrics", nil, &v)
+	return v, err
+}
+
+// AddFault installs a fault rule and returns it with its id.
+func (in *Inspector) AddFault(ctx context.Context, f engine.Fault) (engine.Fault, error) {
+	var out engine.Fault
+	err := in.do(ctx, http.MethodPost, "/faults", f, &out)
+	return out, err
+}
+
+// ClearFaults removes every fault rule.
+func (in *Inspector) ClearFaults(ctx context.Context) error {
+	return in.do(ctx, http.MethodDelete, "/faults", nil, nil)
+}
+
+// Reset forgets every resource, event, fault and journal entry.
+func (in *Inspector) Reset(ctx context.Context) error {
+	return in.do(ctx, http.MethodPost, "/reset", nil, nil)
+}
+
+// CACertPEM downloads the emulator's CA certificate.
+func (in *Inspector) CACertPEM(ctx context.Context) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, in.base+"/ca.pem", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := in.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /_emulator/ca.pem: %s", resp.Status)
+	}
+	return io.ReadAll(resp.Body)
+}
