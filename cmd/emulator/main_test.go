@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from run and read from the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	// lines receives each complete line written.
+	lines chan string
+	part  string
+}
+
+func newSyncBuffer() *syncBuffer { return &syncBuffer{lines: make(chan string, 64)} }
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	b.part += string(p)
+	for {
+		i := strings.IndexByte(b.part, '\n')
+		if i < 0 {
+			break
+		}
+		b.lines <- b.part[:i]
+		b.part = b.part[i+1:]
+	}
+	return len(p), nil
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// endpoints reads the start-up lines until "ready" and returns name → value.
+func endpoints(t *testing.T, out *syncBuffer) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case line := <-out.lines:
+			f := strings.Fields(strings.TrimPrefix(line, "gridbridge: "))
+			if len(f) >= 2 {
+				got[f[0]] = f[1]
+			}
+			if strings.Contains(line, "ready in") {
+				return got
+			}
+		case <-timeout:
+			t.Fatalf("no ready line; output so far:\n%s", out.String())
+		}
+	}
+}
+
+func TestRunServesAndStopsOnCancel(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := newSyncBuffer()
+	env := map[string]string{"GRIDBRIDGE_CLOCK": "virtual", "GRIDBRIDGE_CA_FILE": t.TempDir() + "/ca.pem"}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0"},
+			func(k string) string { return env[k] }, out, io.Discard)
+	}()
+	eps := endpoints(t, out)
+	if eps["clock"] != "virtual" {
+		t.Errorf("clock from GRIDBRIDGE_CLOCK = %q, want virtual", eps["clock"])
+	}
+	if eps["ca"] != env["GRIDBRIDGE_CA_FILE"] {
+		t.Errorf("ca file = %q, want %q", eps["ca"], env["GRIDBRIDGE_CA_FILE"])
+	}
+	resp, err := http.Get(eps["http"] + "/_emulator/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("health: %s", resp.Status)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run returned %v", err)
+	}
+}
+
+func TestFlagsAndEnvironment(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string // substring of the error
+	}{
+		{"bad clock", []string{"--clock", "sundial", "--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0"}, nil, `unknown clock "sundial"`},
+		{"bad env number", nil, map[string]string{"GRIDBRIDGE_TIME_SCALE": "fast"}, "GRIDBRIDGE_TIME_SCALE"},
+		{"bad scale", []string{"--time-scale", "-1", "--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0"}, nil, "time scale"},
+		{"stray argument", []string{"serve"}, nil, "unexpected arguments"},
+		{"bad log level", []string{"--log-level", "loud"}, nil, "--log-level"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			err := run(context.Background(), c.args, func(k string) string { return c.env[k] }, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestRepeatableFlagFromEnvironment(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // start, print, and return at once
+	out := newSyncBuffer()
+	env := map[string]string{
+		"GRIDBRIDGE_ADDR":          "127.0.0.1:0",
+		"GRIDBRIDGE_TLS_ADDR":      "127.0.0.1:0",
+		"GRIDBRIDGE_AZURE_STORAGE": "UseDevelopmentStorage=true\nUseDevelopmentStorage=true",
+		"GRIDBRIDGE_CA_FILE":       t.TempDir() + "/ca.pem",
+	}
+	if err := run(ctx, nil, func(k string) string { return env[k] }, out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	n := 0
+	for sc.Scan() {
+		n++
+	}
+	if n < 5 {
+		t.Fatalf("expected one line per endpoint, got:\n%s", out.String())
+	}
+}
