@@ -56,8 +56,9 @@ type RecordedRequest struct {
 // inspection API can say how much it no longer holds.
 type Journal struct {
 	mu        sync.Mutex
-	entries   []Entry // ring buffer
-	start     int     // index of the oldest entry
+	entries   []Entry // ring buffer, grown on demand up to capacity
+	capacity  int
+	start     int // index of the oldest entry
 	n         int
 	seq       uint64
 	discarded uint64
@@ -74,8 +75,8 @@ func NewJournal(capacity int) *Journal {
 		capacity = DefaultJournalCap
 	}
 	return &Journal{
-		entries: make([]Entry, capacity),
-		counts:  make(map[string]uint64),
+		capacity: capacity,
+		counts:   make(map[string]uint64),
 		changed: make(chan struct{}),
 	}
 }
@@ -85,13 +86,14 @@ func (j *Journal) Append(e Entry) Entry {
 	j.mu.Lock()
 	j.seq++
 	e.Seq = j.seq
-	if j.n == len(j.entries) {
-		j.entries[j.start] = e
-		j.start = (j.start + 1) % len(j.entries)
-		j.discarded++
-	} else {
-		j.entries[(j.start+j.n)%len(j.entries)] = e
+	if j.n < j.capacity {
+		// Still filling: start stays 0 until the buffer is full.
+		j.entries = append(j.entries, e)
 		j.n++
+	} else {
+		j.entries[j.start] = e
+		j.start = (j.start + 1) % j.capacity
+		j.discarded++
 	}
 	j.counts[e.Kind]++
 	close(j.changed)
@@ -163,7 +165,7 @@ func (j *Journal) Stats() Stats {
 	for k, v := range j.counts {
 		counts[k] = v
 	}
-	return Stats{Capacity: len(j.entries), Held: j.n, Appended: j.seq, Discarded: j.discarded, Counts: counts}
+	return Stats{Capacity: j.capacity, Held: j.n, Appended: j.seq, Discarded: j.discarded, Counts: counts}
 }
 
 // Query returns the held entries that pass f, oldest first.
@@ -203,9 +205,7 @@ func (j *Journal) Wait(ctx context.Context, f Filter, cond func([]Entry) bool) (
 func (j *Journal) Reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	for i := range j.entries {
-		j.entries[i] = Entry{}
-	}
+	j.entries = nil
 	j.start, j.n, j.discarded = 0, 0, 0
 	j.counts = make(map[string]uint64)
 	close(j.changed)
