@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -51,6 +53,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		opts        emulator.Options
 		azure, tlsH listFlag
 		logLevel    string
+		healthcheck bool
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:4080", "HTTP listen address (127.0.0.1:0 picks a free port)")
 	fs.StringVar(&opts.TLSAddr, "tls-addr", "127.0.0.1:4443", "HTTPS listen address (127.0.0.1:0 picks a free port)")
@@ -67,6 +70,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.BoolVar(&opts.DisableProbation, "no-probation", false, "turn off Event Grid delayed delivery and probation")
 	fs.DurationVar(&opts.SettleTimeout, "settle", 0, "virtual clock: how long an advance waits for a delivery that gets no answer (default 1s)")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.BoolVar(&healthcheck, "healthcheck", false, "probe the running emulator at --addr and exit 0 when healthy (for container health checks)")
 
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -78,6 +82,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
 	opts.AzureStorage, opts.TLSHosts = azure, tlsH
+	if healthcheck {
+		return probe(ctx, opts.Addr)
+	}
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
@@ -153,4 +160,31 @@ func portOf(url string) string {
 		return "0"
 	}
 	return url[i+1:]
+}
+
+// probe asks the emulator listening on addr whether it is healthy. Images
+// built FROM scratch-like bases have no curl, so the binary checks itself.
+func probe(ctx context.Context, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %w", addr, err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/_emulator/health", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("unhealthy: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("unhealthy: %s", resp.Status)
+	}
+	return nil
 }

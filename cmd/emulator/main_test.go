@@ -91,9 +91,16 @@ func TestRunServesAndStopsOnCancel(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("health: %s", resp.Status)
 	}
+	hostPort := strings.TrimPrefix(eps["http"], "http://")
+	if err := run(context.Background(), []string{"--healthcheck", "--addr", hostPort}, func(string) string { return "" }, io.Discard, io.Discard); err != nil {
+		t.Fatalf("--healthcheck against a running emulator: %v", err)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run returned %v", err)
+	}
+	if err := run(context.Background(), []string{"--healthcheck", "--addr", hostPort}, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
+		t.Fatal("--healthcheck passed after the emulator stopped")
 	}
 }
 
