@@ -77,7 +77,7 @@ func NewJournal(capacity int) *Journal {
 	return &Journal{
 		capacity: capacity,
 		counts:   make(map[string]uint64),
-		changed: make(chan struct{}),
+		changed:  make(chan struct{}),
 	}
 }
 
