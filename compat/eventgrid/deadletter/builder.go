@@ -1,0 +1,115 @@
+package deadletter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Builder turns one subscription's given-up batches into dead-letter blobs.
+type Builder struct {
+	// SubscriptionName is the event subscription's name; blob paths carry it
+	// upper-cased.
+	SubscriptionName string
+	Dest             Destination
+	// NewID names each blob; nil means a random UUID. Tests pass a counter.
+	NewID func() string
+	// DeliverySchema is the subscription's eventDeliverySchema; "" means
+	// each event's input schema. It matters only for events converted to
+	// CloudEvents for delivery (see writeRecord).
+	DeliverySchema egevent.Schema
+	// WriteDelay is the wait between give-up and write (EG-21), used both by
+	// Policy and to name the blob for the hour it is written in. NewBuilder
+	// sets the cloud's 5 minutes; 0 writes at once.
+	WriteDelay time.Duration
+}
+
+// NewBuilder returns the cloud-like builder: random blob names, 5-minute
+// write delay.
+func NewBuilder(subscriptionName string, dest Destination) Builder {
+	return Builder{SubscriptionName: subscriptionName, Dest: dest, NewID: uuid.NewString, WriteDelay: WriteDelay}
+}
+
+// Policy is the engine's dead-letter policy for the subscription: writes to
+// sink after WriteDelay, retried per RetryAfter.
+func (b Builder) Policy(sink engine.Sink) *engine.DeadLetterPolicy {
+	return &engine.DeadLetterPolicy{Sink: sink, Delay: b.WriteDelay, RetryAfter: RetryAfter, Build: b.Build}
+}
+
+// Build makes the one blob a given-up batch becomes: a JSON array with one
+// record per event, in batch order (EG-23). now is the give-up time; the
+// blob is named for now+WriteDelay, when it is written. Every Item.Meta must
+// be the *egevent.Event the publish face accepted, and Item.Body the event
+// as delivered.
+func (b Builder) Build(batch *engine.Batch, reason string, now time.Time) ([]engine.DeadLetter, error) {
+	if len(batch.Items) == 0 {
+		return nil, nil
+	}
+	if b.SubscriptionName == "" || b.Dest.Account == "" || b.Dest.Container == "" {
+		return nil, errors.New("dead-letter builder has no subscription name or destination")
+	}
+	f := facts{
+		reason:      reason,
+		attempts:    batch.Attempts,
+		outcome:     lastOutcome(batch.LastOutcome),
+		status:      batch.LastOutcome.Status,
+		lastAttempt: batch.LastAttemptAt,
+	}
+	var body bytes.Buffer
+	body.Grow(batchSize(batch) + 320*len(batch.Items))
+	body.WriteByte('[')
+	for i, it := range batch.Items {
+		ev, ok := it.Meta.(*egevent.Event)
+		if !ok || ev == nil {
+			return nil, fmt.Errorf("event %s: no Event Grid event to dead-letter (Meta is %T)", it.ID, it.Meta)
+		}
+		if i > 0 {
+			body.WriteByte(',')
+		}
+		f.publishTime = ev.PublishedAt
+		if f.publishTime.IsZero() {
+			f.publishTime = it.PublishedAt
+		}
+		if err := writeRecord(&body, ev, it.Body, b.DeliverySchema, f); err != nil {
+			return nil, fmt.Errorf("event %s: %w", it.ID, err)
+		}
+	}
+	body.WriteByte(']')
+
+	newID := b.NewID
+	if newID == nil {
+		newID = uuid.NewString
+	}
+	return []engine.DeadLetter{{
+		Destination: b.Dest.Blob(BlobPath(b.SubscriptionName, now.Add(b.WriteDelay), newID())),
+		Body:        body.Bytes(),
+		ContentType: "application/json",
+		EventIDs:    batch.EventIDs(),
+	}}, nil
+}
+
+// lastOutcome is the record's lastDeliveryOutcome: the destination's name
+// for the last attempt, or the name its status stands for (EG-24).
+func lastOutcome(o engine.Outcome) string {
+	if o.Name != "" {
+		return o.Name
+	}
+	return retry.OutcomeName(o.Status, nil)
+}
+
+func batchSize(batch *engine.Batch) int {
+	n := 0
+	for _, it := range batch.Items {
+		if ev, ok := it.Meta.(*egevent.Event); ok && ev != nil {
+			n += len(ev.Raw)
+		}
+	}
+	return n
+}

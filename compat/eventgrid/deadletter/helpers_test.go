@@ -1,0 +1,104 @@
+package deadletter_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+var t0 = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
+
+const topicID = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.EventGrid/topics/orders"
+
+var dest = deadletter.Destination{Account: "devstoreaccount1", Container: "deadletters"}
+
+// builder is a cloud-like builder with predictable blob names.
+func builder() deadletter.Builder {
+	b := deadletter.NewBuilder("orders-sub", dest)
+	var n atomic.Int64
+	b.NewID = func() string { return "blob-" + strconv.FormatInt(n.Add(1), 10) }
+	return b
+}
+
+// route is one engine on a virtual clock with one Event Grid route.
+type route struct {
+	t     *testing.T
+	clock *engine.VirtualClock
+	eng   *engine.Engine
+}
+
+// newRoute builds a route that fails with dest's outcomes, gives up per cfg
+// and dead-letters through b into sink.
+func newRoute(t *testing.T, d engine.Destination, cfg retry.Config, b deadletter.Builder, sink engine.Sink, maxBatch int) *route {
+	t.Helper()
+	clock := engine.NewVirtualClock(t0, 10*time.Second)
+	eng := engine.New(clock, engine.NewJournal(0))
+	eng.PutRoute(&engine.Route{
+		ID: "orders-sub", Destination: d, Retry: retry.NewPolicy(cfg),
+		DeadLetter: b.Policy(sink), MaxBatchEvents: maxBatch,
+	})
+	return &route{t: t, clock: clock, eng: eng}
+}
+
+func (r *route) publish(events ...*egevent.Event) {
+	r.t.Helper()
+	items := make([]*engine.Item, len(events))
+	for i, ev := range events {
+		ev.PublishedAt = r.clock.Now()
+		items[i] = &engine.Item{ID: ev.ID, Body: ev.Raw, PublishedAt: ev.PublishedAt, Meta: ev}
+	}
+	if err := r.eng.Enqueue("orders-sub", items...); err != nil {
+		r.t.Fatal(err)
+	}
+	r.clock.Settle()
+}
+
+func (r *route) advanceTo(offset time.Duration) {
+	if d := t0.Add(offset).Sub(r.clock.Now()); d > 0 {
+		r.clock.Advance(d)
+	}
+}
+
+func (r *route) entries(kind string) []engine.Entry {
+	return r.eng.Journal().Query(engine.Filter{Kind: kind})
+}
+
+// egEvent is an Event Grid-schema event as the Go SDK publishes it: no
+// topic, no metadataVersion.
+func egEvent(id string) *egevent.Event {
+	raw := `{"data":{"n":1},"dataVersion":"1.0","eventTime":"2026-03-10T08:00:00Z","eventType":"Contoso.Order","id":"` + id + `","subject":"orders/1"}`
+	return &egevent.Event{
+		ID: id, Type: "Contoso.Order", Subject: "orders/1", DataVersion: "1.0",
+		Schema: egevent.EventGridSchema, Raw: json.RawMessage(raw), Topic: topicID, TopicName: "orders",
+	}
+}
+
+// status answers every attempt with an HTTP status.
+func status(code int) engine.Destination {
+	return engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome {
+		return engine.Outcome{OK: retry.IsSuccess(code), Status: code, Name: retry.OutcomeName(code, nil)}
+	})
+}
+
+func compact(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		t.Fatalf("bad expected JSON: %v\n%s", err, s)
+	}
+	return b.String()
+}
+
+// sinkFunc adapts a function to engine.Sink.
+type sinkFunc func(ctx context.Context, dl engine.DeadLetter) error
+
+func (f sinkFunc) Write(ctx context.Context, dl engine.DeadLetter) error { return f(ctx, dl) }

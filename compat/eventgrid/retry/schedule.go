@@ -1,0 +1,72 @@
+package retry
+
+import (
+	"net/http"
+	"time"
+)
+
+// standardStep is EG-8's back-off, measured from the failed attempt: the
+// wait after the n-th failed attempt (n ≥ 1) is 10 s, 30 s, 1 min, 5 min,
+// 10 min, 30 min, 1 h, 3 h, 6 h, then 12 h for every later one.
+func standardStep(failedAttempts int) time.Duration {
+	switch failedAttempts {
+	case 1:
+		return 10 * time.Second
+	case 2:
+		return 30 * time.Second
+	case 3:
+		return time.Minute
+	case 4:
+		return 5 * time.Minute
+	case 5:
+		return 10 * time.Minute
+	case 6:
+		return 30 * time.Minute
+	case 7:
+		return time.Hour
+	case 8:
+		return 3 * time.Hour
+	case 9:
+		return 6 * time.Hour
+	default:
+		if failedAttempts < 1 {
+			return 10 * time.Second
+		}
+		return 12 * time.Hour
+	}
+}
+
+// floor is EG-7's "retry after N or more" for the answer's status code. The
+// schedule step still applies when it is longer: the wait is the larger of
+// the two.
+func floor(kind DestinationKind, status int) time.Duration {
+	switch status {
+	case http.StatusUnauthorized, http.StatusNotFound:
+		if kind == AzureResource {
+			return 5 * time.Minute
+		}
+		// Webhook 404 follows the standard schedule; webhook 401 is never
+		// retried (EG-6), so its floor is never asked for.
+		return 10 * time.Second
+	case http.StatusRequestTimeout:
+		return 2 * time.Minute
+	case http.StatusServiceUnavailable:
+		return 30 * time.Second
+	default:
+		return 10 * time.Second
+	}
+}
+
+// neverRetried reports the status codes that can never succeed on a retry
+// (EG-6, seed 000, which adds 403 to seed 001's list): the event is
+// dead-lettered at once, or dropped without a dead-letter destination.
+func neverRetried(kind DestinationKind, status int) bool {
+	switch status {
+	case http.StatusBadRequest, http.StatusForbidden, http.StatusRequestEntityTooLarge:
+		return true
+	case http.StatusUnauthorized:
+		return kind == Webhook
+	default:
+		return false
+	}
+}
