@@ -323,12 +323,10 @@ func (e *Engine) holdLocked(rs *routeState, d Decision) {
 // on the emulator clock. The caller must call release once it has acted on
 // the outcome.
 func (e *Engine) deliver(route *Route, a *Attempt) (o Outcome, release func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
 	if route.ResponseTimeout <= 0 {
-		o = route.Destination.Deliver(ctx, a)
-		cancel(nil)
-		return o, func() {}
+		return route.Destination.Deliver(context.Background(), a), func() {}
 	}
+	ctx, cancel := context.WithCancelCause(context.Background())
 	acted := make(chan struct{})
 	timer := e.clock.AfterFunc(route.ResponseTimeout, func() {
 		cancel(ErrResponseTimeout)

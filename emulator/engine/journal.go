@@ -63,7 +63,9 @@ type Journal struct {
 	seq       uint64
 	discarded uint64
 	counts    map[string]uint64 // per kind, never discarded
-	changed   chan struct{}     // closed and replaced on every append
+	// changed is closed on the next append; it exists only while someone
+	// waits, so appends cost no allocation when nobody is watching.
+	changed chan struct{}
 }
 
 // DefaultJournalCap is the journal size when none is configured.
@@ -77,7 +79,6 @@ func NewJournal(capacity int) *Journal {
 	return &Journal{
 		capacity: capacity,
 		counts:   make(map[string]uint64),
-		changed:  make(chan struct{}),
 	}
 }
 
@@ -87,7 +88,13 @@ func (j *Journal) Append(e Entry) Entry {
 	j.seq++
 	e.Seq = j.seq
 	if j.n < j.capacity {
-		// Still filling: start stays 0 until the buffer is full.
+		// Still filling: start stays 0 until the buffer is full. Grow by
+		// doubling but never past capacity, so a full journal holds no slack.
+		if len(j.entries) == cap(j.entries) {
+			grown := make([]Entry, len(j.entries), min(j.capacity, max(64, 2*cap(j.entries))))
+			copy(grown, j.entries)
+			j.entries = grown
+		}
 		j.entries = append(j.entries, e)
 		j.n++
 	} else {
@@ -96,8 +103,7 @@ func (j *Journal) Append(e Entry) Entry {
 		j.discarded++
 	}
 	j.counts[e.Kind]++
-	close(j.changed)
-	j.changed = make(chan struct{})
+	j.notifyLocked()
 	j.mu.Unlock()
 	return e
 }
@@ -187,6 +193,9 @@ func (j *Journal) Query(f Filter) []Entry {
 func (j *Journal) Wait(ctx context.Context, f Filter, cond func([]Entry) bool) ([]Entry, error) {
 	for {
 		j.mu.Lock()
+		if j.changed == nil {
+			j.changed = make(chan struct{})
+		}
 		changed := j.changed
 		j.mu.Unlock()
 		got := j.Query(f)
@@ -208,6 +217,12 @@ func (j *Journal) Reset() {
 	j.entries = nil
 	j.start, j.n, j.discarded = 0, 0, 0
 	j.counts = make(map[string]uint64)
-	close(j.changed)
-	j.changed = make(chan struct{})
+	j.notifyLocked()
+}
+
+func (j *Journal) notifyLocked() {
+	if j.changed != nil {
+		close(j.changed)
+		j.changed = nil
+	}
 }
