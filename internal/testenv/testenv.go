@@ -6,6 +6,7 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
 	"testing"
 )
@@ -18,6 +19,9 @@ const (
 	// SQSEndpointVar holds the base URL of an SQS-compatible server, e.g.
 	// "http://127.0.0.1:4566".
 	SQSEndpointVar = "GRIDBRIDGE_TEST_SQS_ENDPOINT"
+	// NodeVar holds the path of the pinned Node.js binary that runs the
+	// compatibility suite's JS SDK tests.
+	NodeVar = "GRIDBRIDGE_TEST_NODE"
 )
 
 // AzureStorage returns the Azurite connection string, or skips t (fails it
@@ -32,6 +36,27 @@ func AzureStorage(t testing.TB) string {
 func SQSEndpoint(t testing.TB) string {
 	t.Helper()
 	return require(t, SQSEndpointVar, "an SQS server")
+}
+
+// Node returns the pinned Node.js binary, or skips t (fails it under CI).
+func Node(t testing.TB) string {
+	t.Helper()
+	return require(t, NodeVar, "the compatibility suite's Node.js")
+}
+
+// AWSCLI returns the path of the AWS CLI, or skips t (fails it under CI)
+// when it is not installed.
+func AWSCLI(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("aws")
+	if err == nil {
+		return path
+	}
+	if inCI() {
+		t.Fatalf("the AWS CLI is not installed, and CI=%s: ./scripts/test.sh installs it (apt-get install awscli) when run as root", os.Getenv("CI"))
+	}
+	t.Skip("the AWS CLI is not installed: ./scripts/test.sh installs it when run as root (apt-get install awscli)")
+	return ""
 }
 
 func require(t testing.TB, name, service string) string {
