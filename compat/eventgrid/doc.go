@@ -1,0 +1,13 @@
+// Package eventgrid is GridBridge's Azure Event Grid face for basic
+// (custom) topics: the ARM management API of topics and event
+// subscriptions, the HTTPS publish endpoint, webhook delivery through the
+// emulator's engine, and the endpoint validation handshakes. Official SDKs
+// (armeventgrid, azeventgrid, @azure/arm-eventgrid, @azure/eventgrid) talk
+// to it unchanged.
+//
+// URL layout (mounted by Register on the emulator's router):
+//
+//	/subscriptions/…/providers/Microsoft.EventGrid/…   ARM (topics, event subscriptions)
+//	/topics/{topic}/api/events                          publish (advertised as properties.endpoint)
+//	/eventsubscriptions/{name}/validate?id=…&token=…    manual validation (the validationUrl)
+package eventgrid

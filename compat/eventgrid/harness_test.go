@@ -1,0 +1,269 @@
+package eventgrid_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/fakes"
+)
+
+// start is the cloud time every harness begins at.
+var start = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
+
+const (
+	subscriptionID = "00000000-0000-0000-0000-000000000001"
+	resourceGroup  = "rg1"
+)
+
+// harness is GridBridge's Event Grid face on a virtual clock: the publish
+// endpoint on an httptest TLS server, ARM on a plain HTTP one, and the
+// official SDK clients pointed at them.
+type harness struct {
+	t       *testing.T
+	clock   *engine.VirtualClock
+	engine  *engine.Engine
+	svc     *eventgrid.Service
+	tls     *httptest.Server
+	armSrv  *httptest.Server
+	factory *armeventgrid.ClientFactory
+}
+
+func newHarness(t *testing.T, configure ...func(*eventgrid.Config)) *harness {
+	t.Helper()
+	return newHarnessSettling(t, 0, configure...)
+}
+
+// newHarnessSettling sets how long the virtual clock waits, in real time,
+// for a delivery blocked outside the emulator before it moves on (a test
+// with a webhook that never answers keeps it short).
+func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*eventgrid.Config)) *harness {
+	t.Helper()
+	h := &harness{t: t, clock: engine.NewVirtualClock(start, settle)}
+	h.engine = engine.New(h.clock, engine.NewJournal(0))
+	router := mux.NewRouter()
+	h.tls = httptest.NewTLSServer(router)
+	t.Cleanup(h.tls.Close)
+	h.armSrv = httptest.NewServer(router)
+	t.Cleanup(h.armSrv.Close)
+	cfg := eventgrid.Config{
+		Engine:           h.engine,
+		PublicTLSBaseURL: func() string { return h.tls.URL },
+		// httptest TLS servers share one certificate, so this client
+		// trusts every fake webhook started with fakes.TLS().
+		HTTPClient: h.tls.Client(),
+	}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	h.svc = eventgrid.New(cfg)
+	h.svc.Register(router)
+
+	opts := &arm.ClientOptions{
+		ClientOptions: policy.ClientOptions{
+			Cloud: cloud.Configuration{
+				ActiveDirectoryAuthorityHost: "https://login.invalid/",
+				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
+					cloud.ResourceManager: {Endpoint: h.armSrv.URL, Audience: "https://management.core.windows.net/"},
+				},
+			},
+			InsecureAllowCredentialWithHTTP: true,
+			Retry:                           policy.RetryOptions{MaxRetries: -1},
+		},
+		DisableRPRegistration: true,
+	}
+	f, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.factory = f
+	return h
+}
+
+// fakeCredential hands out a token that never expires; GridBridge accepts
+// any bearer token.
+type fakeCredential struct{}
+
+func (fakeCredential) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	return azcore.AccessToken{Token: "fake-token", ExpiresOn: time.Now().Add(time.Hour)}, nil
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+func (h *harness) topics() *armeventgrid.TopicsClient { return h.factory.NewTopicsClient() }
+func (h *harness) topicSubs() *armeventgrid.TopicEventSubscriptionsClient {
+	return h.factory.NewTopicEventSubscriptionsClient()
+}
+func (h *harness) eventSubs() *armeventgrid.EventSubscriptionsClient {
+	return h.factory.NewEventSubscriptionsClient()
+}
+
+func topicID(name string) string {
+	return "/subscriptions/" + subscriptionID + "/resourceGroups/" + resourceGroup + "/providers/Microsoft.EventGrid/topics/" + name
+}
+
+// createTopic creates a topic with the given input schema (and mapping).
+func (h *harness) createTopic(name string, schema armeventgrid.InputSchema, mapping armeventgrid.InputSchemaMappingClassification) armeventgrid.Topic {
+	h.t.Helper()
+	poller, err := h.topics().BeginCreateOrUpdate(ctx(h.t), resourceGroup, name, armeventgrid.Topic{
+		Location:   to.Ptr("westus2"),
+		Properties: &armeventgrid.TopicProperties{InputSchema: to.Ptr(schema), InputSchemaMapping: mapping},
+	}, nil)
+	if err != nil {
+		h.t.Fatalf("create topic %s: %v", name, err)
+	}
+	res, err := poller.PollUntilDone(ctx(h.t), nil)
+	if err != nil {
+		h.t.Fatalf("create topic %s: %v", name, err)
+	}
+	return res.Topic
+}
+
+// webhook is a WebHook destination.
+func webhook(url string) *armeventgrid.WebHookEventSubscriptionDestination {
+	return &armeventgrid.WebHookEventSubscriptionDestination{
+		EndpointType: to.Ptr(armeventgrid.EndpointTypeWebHook),
+		Properties:   &armeventgrid.WebHookEventSubscriptionDestinationProperties{EndpointURL: to.Ptr(url)},
+	}
+}
+
+// subscribe creates a topic event subscription (nested form) and waits
+// for it to finish provisioning.
+func (h *harness) subscribe(topic, name string, props armeventgrid.EventSubscriptionProperties) armeventgrid.EventSubscription {
+	h.t.Helper()
+	poller, err := h.topicSubs().BeginCreateOrUpdate(ctx(h.t), resourceGroup, topic, name,
+		armeventgrid.EventSubscription{Properties: &props}, nil)
+	if err != nil {
+		h.t.Fatalf("create subscription %s: %v", name, err)
+	}
+	res, err := poller.PollUntilDone(ctx(h.t), nil)
+	if err != nil {
+		h.t.Fatalf("create subscription %s: %v", name, err)
+	}
+	return res.EventSubscription
+}
+
+func (h *harness) keys(topic string) (string, string) {
+	h.t.Helper()
+	res, err := h.topics().ListSharedAccessKeys(ctx(h.t), resourceGroup, topic, nil)
+	if err != nil {
+		h.t.Fatalf("listKeys %s: %v", topic, err)
+	}
+	return *res.Key1, *res.Key2
+}
+
+func (h *harness) endpoint(topic string) string {
+	return h.tls.URL + "/topics/" + topic + "/api/events"
+}
+
+func (h *harness) dataPlaneOptions() *azeventgrid.ClientOptions {
+	return &azeventgrid.ClientOptions{ClientOptions: azcore.ClientOptions{
+		Transport: h.tls.Client(),
+		Retry:     policy.RetryOptions{MaxRetries: -1},
+	}}
+}
+
+// publisher is an azeventgrid client authenticated with key1.
+func (h *harness) publisher(topic string) *azeventgrid.Client {
+	h.t.Helper()
+	key, _ := h.keys(topic)
+	c, err := azeventgrid.NewClientWithSharedKeyCredential(h.endpoint(topic), azcore.NewKeyCredential(key), h.dataPlaneOptions())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return c
+}
+
+// post sends a raw publish request with key1 and returns status and body.
+func (h *harness) post(topic, contentType, body string, header ...string) (int, string) {
+	h.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, h.endpoint(topic)+"?api-version=2018-01-01", strings.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if key, _ := h.keysIfExists(topic); key != "" {
+		req.Header.Set("aeg-sas-key", key)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i+1] == "" {
+			req.Header.Del(header[i])
+		} else {
+			req.Header.Set(header[i], header[i+1])
+		}
+	}
+	return h.do(req)
+}
+
+func (h *harness) keysIfExists(topic string) (string, string) {
+	res, err := h.topics().ListSharedAccessKeys(ctx(h.t), resourceGroup, topic, nil)
+	if err != nil {
+		return "", ""
+	}
+	return *res.Key1, *res.Key2
+}
+
+func (h *harness) do(req *http.Request) (int, string) {
+	h.t.Helper()
+	resp, err := h.tls.Client().Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// attempts returns the journal's delivery attempts of one subscription.
+func (h *harness) attempts(sub string) []engine.Entry {
+	return h.engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"subscription": sub}})
+}
+
+func (h *harness) entries(kind, sub string) []engine.Entry {
+	f := engine.Filter{Kind: kind}
+	if sub != "" {
+		f.Labels = map[string]string{"subscription": sub}
+	}
+	return h.engine.Journal().Query(f)
+}
+
+// settle waits until every delivery the clock started has finished.
+func (h *harness) settle() { h.clock.Settle() }
+
+func newHook(t *testing.T, h *harness, opts ...fakes.Option) *fakes.Webhook {
+	return fakes.NewWebhook(t, append([]fakes.Option{fakes.WithClock(h.clock.Now)}, opts...)...)
+}
+
+func responseErrorCode(t *testing.T, err error) (int, string) {
+	t.Helper()
+	var re *azcore.ResponseError
+	if err == nil {
+		t.Fatal("expected an error, got none")
+	}
+	if !errors.As(err, &re) {
+		t.Fatalf("expected *azcore.ResponseError, got %T: %v", err, err)
+	}
+	return re.StatusCode, re.ErrorCode
+}

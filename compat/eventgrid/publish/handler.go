@@ -1,0 +1,103 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
+)
+
+// DefaultMaxBytes is the size limit of a request and of one event: 1 MB
+// (reference §2.5).
+const DefaultMaxBytes = 1 << 20
+
+// Handler serves publish requests.
+type Handler struct {
+	Store *resource.Store
+	// Now is the emulator clock.
+	Now func() time.Time
+	// Endpoint is a topic's advertised publish URL (for SAS resources).
+	Endpoint func(t *resource.Topic) string
+	// Accept receives the events of every accepted request, in order.
+	Accept func(t *resource.Topic, events []*egevent.Event)
+	// NewID makes request ids and ids of unmapped custom events.
+	NewID func() string
+	// MaxBytes bounds a request and each event; 0 means DefaultMaxBytes.
+	MaxBytes int
+}
+
+// Serve handles a request sent to topic's endpoint.
+func (h *Handler) Serve(w http.ResponseWriter, r *http.Request, topic string) {
+	now := h.Now()
+	requestID := h.NewID()
+	fail := func(status int, code, detail, msg string) {
+		writeError(w, requestID, now, status, code, detail, msg)
+	}
+	t := h.Store.TopicByName(topic)
+	if t == nil {
+		msg := fmt.Sprintf("No HTTP resource was found that matches the request URI '%s'.", requestURI(r))
+		fail(http.StatusNotFound, "NotFound", "ResourceNotFound", msg)
+		return
+	}
+	if r.Method != http.MethodPost {
+		fail(http.StatusMethodNotAllowed, "MethodNotAllowed", "", fmt.Sprintf("The requested resource does not support http method '%s'.", r.Method))
+		return
+	}
+	if refusal := authorize(r, t, h.Endpoint(t), now); refusal != "" {
+		fail(http.StatusUnauthorized, "Unauthorized", "Unauthorized", refusal)
+		return
+	}
+	limit := h.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	body, err := readBody(r, limit)
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			fail(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "", fmt.Sprintf("The request is over the limit of %d bytes.", limit))
+		} else {
+			fail(http.StatusBadRequest, "BadRequest", "InputJsonInvalid", "The request body could not be read: "+err.Error())
+		}
+		return
+	}
+	events, derr := schema.Decode(schema.Topic{ID: t.ID, Name: t.Name, Input: t.EventSchema(), Mapping: t.InputSchemaMapping},
+		schema.Request{Header: r.Header, Body: body, MaxEventBytes: limit, Now: now, NewID: h.NewID})
+	if derr != nil {
+		fail(derr.Status, derr.Code, derr.Detail, derr.Message)
+		return
+	}
+	h.Accept(t, events)
+	w.Header().Set("x-ms-request-id", requestID)
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(http.StatusOK)
+}
+
+var errTooLarge = errors.New("request too large")
+
+// readBody reads at most limit bytes; more is errTooLarge (413).
+func readBody(r *http.Request, limit int) ([]byte, error) {
+	if r.ContentLength > int64(limit) {
+		return nil, errTooLarge
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > limit {
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+func requestURI(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + r.URL.RequestURI()
+}

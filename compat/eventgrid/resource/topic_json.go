@@ -1,0 +1,86 @@
+package resource
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
+)
+
+type systemDataJSON struct {
+	CreatedBy          string `json:"createdBy"`
+	CreatedByType      string `json:"createdByType"`
+	CreatedAt          string `json:"createdAt"`
+	LastModifiedBy     string `json:"lastModifiedBy"`
+	LastModifiedByType string `json:"lastModifiedByType"`
+	LastModifiedAt     string `json:"lastModifiedAt"`
+}
+
+func systemData(created, modified time.Time) systemDataJSON {
+	return systemDataJSON{
+		CreatedBy: "gridbridge", CreatedByType: "User", CreatedAt: armTime(created),
+		LastModifiedBy: "gridbridge", LastModifiedByType: "User", LastModifiedAt: armTime(modified),
+	}
+}
+
+func armTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+type topicJSON struct {
+	ID               string             `json:"id"`
+	Name             string             `json:"name"`
+	Type             string             `json:"type"`
+	Location         string             `json:"location"`
+	Tags             map[string]*string `json:"tags,omitempty"`
+	Identity         json.RawMessage    `json:"identity,omitempty"`
+	Sku              json.RawMessage    `json:"sku,omitempty"`
+	Kind             json.RawMessage    `json:"kind,omitempty"`
+	ExtendedLocation json.RawMessage    `json:"extendedLocation,omitempty"`
+	SystemData       systemDataJSON     `json:"systemData"`
+	Properties       topicPropsJSON     `json:"properties"`
+}
+
+type topicPropsJSON struct {
+	ProvisioningState          string               `json:"provisioningState"`
+	Endpoint                   string               `json:"endpoint"`
+	InputSchema                string               `json:"inputSchema"`
+	InputSchemaMapping         *schema.InputMapping `json:"inputSchemaMapping,omitempty"`
+	MetricResourceID           string               `json:"metricResourceId"`
+	PublicNetworkAccess        string               `json:"publicNetworkAccess"`
+	InboundIPRules             []InboundIPRule      `json:"inboundIpRules"`
+	DisableLocalAuth           bool                 `json:"disableLocalAuth"`
+	DataResidencyBoundary      string               `json:"dataResidencyBoundary"`
+	MinimumTLSVersionAllowed   string               `json:"minimumTlsVersionAllowed,omitempty"`
+	EventTypeInfo              json.RawMessage      `json:"eventTypeInfo,omitempty"`
+	PrivateEndpointConnections []struct{}           `json:"privateEndpointConnections"`
+}
+
+// JSON returns the topic as ARM returns it from PUT, GET and list, with
+// endpoint the topic's publish URL. GridBridge finishes every operation in
+// the request, so provisioningState is always Succeeded.
+func (t *Topic) JSON(endpoint string) any {
+	rules := t.InboundIPRules
+	if rules == nil {
+		rules = []InboundIPRule{}
+	}
+	return topicJSON{
+		ID: t.ID, Name: t.Name, Type: "Microsoft.EventGrid/topics", Location: t.Location, Tags: t.Tags,
+		Identity: t.Identity, Sku: t.Sku, Kind: t.Kind, ExtendedLocation: t.ExtendedLocation,
+		SystemData: systemData(t.CreatedAt, t.LastModifiedAt),
+		Properties: topicPropsJSON{
+			ProvisioningState: "Succeeded", Endpoint: endpoint, InputSchema: t.InputSchema,
+			InputSchemaMapping: t.InputSchemaMapping, MetricResourceID: t.MetricResourceID,
+			PublicNetworkAccess: t.PublicNetworkAccess, InboundIPRules: rules,
+			DisableLocalAuth: t.DisableLocalAuth, DataResidencyBoundary: t.DataResidencyBoundary,
+			MinimumTLSVersionAllowed: t.MinimumTLSVersionAllowed, EventTypeInfo: t.EventTypeInfo,
+			PrivateEndpointConnections: []struct{}{},
+		},
+	}
+}
+
+// KeysJSON is the body of listKeys and regenerateKey.
+func (t *Topic) KeysJSON() any {
+	return struct {
+		Key1 string `json:"key1"`
+		Key2 string `json:"key2"`
+	}{t.Key1, t.Key2}
+}

@@ -1,0 +1,107 @@
+package eventgrid
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/publish"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/webhook"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Service is one Event Grid face: its resources, handlers and delivery
+// routes. Services share nothing, so two in one process are independent.
+type Service struct {
+	cfg     Config
+	clock   engine.Clock
+	journal *engine.Journal
+	store   *resource.Store
+	arm     *arm.Handler
+	publish *publish.Handler
+	client  *http.Client // deliveries and handshakes; never follows redirects
+	jitter  *jitter
+
+	mu sync.Mutex
+	// timers are the pending expiry and manual-validation timers, by key.
+	timers map[string]engine.Timer
+}
+
+// New returns a Service on cfg.Engine.
+func New(cfg Config) *Service {
+	if cfg.ValidationTimeout <= 0 {
+		cfg.ValidationTimeout = defaultValidationTimeout
+	}
+	s := &Service{
+		cfg:     cfg,
+		clock:   cfg.Engine.Clock(),
+		journal: cfg.Engine.Journal(),
+		store:   resource.NewStore(),
+		client:  webhook.NoRedirects(cfg.HTTPClient),
+		jitter:  newJitter(cfg.Jitter, cfg.Seed),
+		timers:  make(map[string]engine.Timer),
+	}
+	s.arm = &arm.Handler{Store: s.store, Hooks: (*armHooks)(s)}
+	s.publish = &publish.Handler{
+		Store: s.store, Now: s.clock.Now, Endpoint: s.topicEndpoint, Accept: s.accept,
+		NewID: uuid.NewString, MaxBytes: cfg.MaxPublishBytes,
+	}
+	return s
+}
+
+// Register mounts the ARM API, the publish endpoint and the manual
+// validation URL on r. The emulator mounts the same router on its HTTP and
+// TLS listeners.
+func (s *Service) Register(r *mux.Router) {
+	r.Path("/topics/{topic}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		s.publish.Serve(w, req, mux.Vars(req)["topic"])
+	})
+	r.Path("/eventsubscriptions/{name}/validate").Methods(http.MethodGet, http.MethodPost).
+		HandlerFunc(s.serveManualValidation)
+	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return s.arm.Matches(req) }).Handler(s.arm)
+}
+
+// Reset forgets every topic and event subscription (POST /_emulator/reset):
+// their routes are removed (what they still held is journalled as dropped)
+// and pending timers stopped.
+func (s *Service) Reset() {
+	s.mu.Lock()
+	for key, t := range s.timers {
+		t.Stop()
+		delete(s.timers, key)
+	}
+	s.mu.Unlock()
+	for _, t := range s.store.Topics() {
+		for _, sub := range s.store.Subscriptions(t.ID) {
+			s.cfg.Engine.RemoveRoute(routeID(t, sub), "Reset")
+		}
+	}
+	s.store.Reset()
+}
+
+// topicEndpoint is a topic's publish URL, advertised in properties.endpoint.
+func (s *Service) topicEndpoint(t *resource.Topic) string {
+	return s.publicBase() + "/topics/" + url.PathEscape(t.Name) + "/api/events"
+}
+
+func (s *Service) publicBase() string {
+	if s.cfg.PublicTLSBaseURL == nil {
+		return ""
+	}
+	return strings.TrimRight(s.cfg.PublicTLSBaseURL(), "/")
+}
+
+// newAccessKey makes a topic key as Azure's look: 32 random bytes, base64.
+func newAccessKey() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	return base64.StdEncoding.EncodeToString(b)
+}

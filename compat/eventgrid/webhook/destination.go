@@ -1,0 +1,160 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Attribute is a custom delivery property sent as a header (EG-26): a
+// static Value, or the value found at SourceField (a dotted path) in the
+// delivered event.
+type Attribute struct {
+	Name        string
+	Value       string
+	SourceField string
+}
+
+// Destination is one event subscription's webhook, an engine.Destination.
+// Items carry one event each, already in the delivery schema.
+type Destination struct {
+	Client *http.Client // must not follow redirects: see NoRedirects
+	URL    string
+	// SubscriptionName is sent upper-cased in aeg-subscription-name.
+	SubscriptionName string
+	Schema           egevent.Schema
+	// Batched is true when maxEventsPerBatch > 1: CloudEvents deliveries
+	// are then an array (application/cloudevents-batch+json).
+	Batched    bool
+	Attributes []Attribute
+}
+
+// Deliver posts the batch and names the outcome (EG-4, EG-24). It honours
+// ctx, which the engine cancels with engine.ErrResponseTimeout after 30 s
+// (EG-5).
+func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
+	body, contentType := d.body(a.Batch.Items)
+	rec := &engine.RecordedRequest{Method: http.MethodPost, URL: d.URL, Body: body}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
+	if err != nil {
+		return engine.Outcome{Name: OutcomeResolutionError, Message: "the endpoint URL is not usable: " + err.Error(), Request: rec, Destination: d.URL}
+	}
+	d.setHeaders(req.Header, a, contentType)
+	rec.Header = req.Header.Clone()
+	resp, err := d.Client.Do(req)
+	if err != nil {
+		name := outcomeForError(ctx, err)
+		msg := err.Error()
+		if name == OutcomeTimedOut {
+			msg = "the endpoint did not answer within the response timeout"
+		}
+		return engine.Outcome{Name: name, Message: msg, Request: rec, Destination: d.URL}
+	}
+	answer := readLimited(resp.Body)
+	resp.Body.Close()
+	o := engine.Outcome{
+		OK: Succeeded(resp.StatusCode), Name: OutcomeForStatus(resp.StatusCode), Status: resp.StatusCode,
+		Request: rec, Destination: d.URL,
+		Message: strings.TrimSpace(fmt.Sprintf("HTTP %s %s", resp.Status, snippet(answer))),
+	}
+	return o
+}
+
+// body builds the request body. Event Grid and custom schemas always send
+// an array (EG-2); CloudEvents sends one object, or an array when batching.
+func (d *Destination) body(items []*engine.Item) ([]byte, string) {
+	if d.Schema == egevent.CloudEventSchemaV10 && !d.Batched && len(items) == 1 {
+		return items[0].Body, "application/cloudevents+json; charset=utf-8"
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(it.Body)
+	}
+	buf.WriteByte(']')
+	if d.Schema == egevent.CloudEventSchemaV10 {
+		return buf.Bytes(), "application/cloudevents-batch+json; charset=utf-8"
+	}
+	return buf.Bytes(), "application/json; charset=utf-8"
+}
+
+// setHeaders writes the service's delivery headers (reference §3.1).
+// Names go out in Go's canonical form (Aeg-Event-Type); header names are
+// case-insensitive, and the journal then shows exactly what was sent.
+func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType string) {
+	for _, attr := range d.Attributes {
+		if v, ok := d.attributeValue(attr, a.Batch.Items); ok {
+			h.Set(attr.Name, v)
+		}
+	}
+	h.Set("Content-Type", contentType)
+	h.Set("aeg-event-type", "Notification")
+	h.Set("aeg-subscription-name", strings.ToUpper(d.SubscriptionName))
+	h.Set("aeg-delivery-count", strconv.Itoa(a.Number-1))
+	h.Set("aeg-metadata-version", "1")
+	if ev := firstEvent(a.Batch.Items); ev != nil && ev.Schema != egevent.CloudEventSchemaV10 {
+		h.Set("aeg-data-version", ev.DataVersion)
+	}
+}
+
+func firstEvent(items []*engine.Item) *egevent.Event {
+	if len(items) == 0 {
+		return nil
+	}
+	ev, _ := items[0].Meta.(*egevent.Event)
+	return ev
+}
+
+// attributeValue resolves a header value; a dynamic one is looked up in the
+// first delivered event (UNCONFIRMED which form the service reads) and
+// sent only when it is a string, number or boolean.
+func (d *Destination) attributeValue(attr Attribute, items []*engine.Item) (string, bool) {
+	if attr.SourceField == "" {
+		return attr.Value, true
+	}
+	if len(items) == 0 {
+		return "", false
+	}
+	var v any
+	if json.Unmarshal(items[0].Body, &v) != nil {
+		return "", false
+	}
+	for _, part := range strings.Split(attr.SourceField, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		if v, ok = m[part]; !ok {
+			return "", false
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
+// snippet is the start of a webhook's answer, for the journal.
+func snippet(b []byte) string {
+	const max = 256
+	s := strings.TrimSpace(string(b))
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}
