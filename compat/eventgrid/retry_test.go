@@ -155,7 +155,7 @@ func TestOutcomeNames_EG24(t *testing.T) {
 	h := newHarness(t)
 	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
 	want := map[int]string{400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound",
-		413: "PayloadTooLarge", 429: "Busy", 503: "Busy", 500: "Busy", 302: "Busy", 204: "Success"}
+		413: "PayloadTooLarge", 429: "Busy", 503: "Busy", 500: "Busy", 302: "Aborted", 204: "Success"}
 	names := map[int]string{}
 	for status := range want {
 		hook := newHook(t, h, fakes.Always(status))
