@@ -1,6 +1,71 @@
 package emulator
 
-// newFaces builds the cloud APIs mounted on the router.
+import (
+	"crypto/tls"
+	"net/http"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// newFaces builds the cloud APIs mounted on the router, each wired to the
+// engine, the dead-letter sinks and the retry options.
 func (s *Server) newFaces() ([]face, error) {
-	return nil, nil
+	sinks, err := s.newDeadLetterSinks()
+	if err != nil {
+		return nil, err
+	}
+	s.sinks = sinks
+	client := s.opts.WebhookClient
+	if client == nil {
+		client = &http.Client{Transport: &http.Transport{
+			Proxy: http.ProxyFromEnvironment,
+			// Local webhooks rarely have certificates a machine trusts.
+			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // an emulator's outgoing deliveries
+		}}
+	}
+	eg := eventgrid.New(eventgrid.Config{
+		Engine:           s.engine,
+		PublicTLSBaseURL: s.TLSURL,
+		HTTPClient:       client,
+		DeadLetterSink:   sinks.blob,
+		RetryPolicy:      s.eventGridRetry,
+		DeadLetterPolicy: eventGridDeadLetters,
+		Jitter:           !s.opts.DisableJitter,
+		Seed:             s.opts.Seed,
+	})
+	return []face{eg}, nil
+}
+
+// eventGridRetry applies Azure's full retry rules (EG-4 … EG-18) to an event
+// subscription, with jitter and probation as the options say.
+func (s *Server) eventGridRetry(v eventgrid.SubscriptionView) engine.RetryPolicy {
+	kind := retry.AzureResource
+	if v.EndpointType == "WebHook" {
+		kind = retry.Webhook
+	}
+	return retry.NewPolicy(retry.Config{
+		MaxDeliveryAttempts: v.MaxDeliveryAttempts,
+		EventTimeToLive:     v.EventTimeToLive,
+		Destination:         kind,
+		Jitter:              !s.opts.DisableJitter,
+		Seed:                uint64(s.opts.Seed),
+		Probation:           !s.opts.DisableProbation,
+	})
+}
+
+// eventGridDeadLetters writes an event subscription's give-ups as EG-23
+// records into its blob container (EG-19 … EG-22).
+func eventGridDeadLetters(v eventgrid.SubscriptionView, sink engine.Sink) *engine.DeadLetterPolicy {
+	dest, err := deadletter.ParseDestination(v.DeadLetter.ResourceID, v.DeadLetter.BlobContainerName)
+	if err != nil {
+		// ARM validated the destination at create; an unusable one drops
+		// give-ups with their reason rather than losing them silently.
+		return nil
+	}
+	b := deadletter.NewBuilder(v.Name, dest)
+	b.DeliverySchema = v.DeliverySchema
+	return b.Policy(sink)
 }

@@ -20,6 +20,7 @@ import (
 func (s *Server) registerInspection(r *mux.Router) {
 	r.HandleFunc("/health", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
 	r.HandleFunc("/ca.pem", s.handleCA).Methods(http.MethodGet)
+	r.HandleFunc("/info", s.handleInfo).Methods(http.MethodGet)
 	r.HandleFunc("/clock", s.handleClock).Methods(http.MethodGet)
 	r.HandleFunc("/clock/advance", s.handleAdvance).Methods(http.MethodPost)
 	r.HandleFunc("/deliveries", s.journalView(engine.KindAttempt)).Methods(http.MethodGet)
@@ -39,6 +40,26 @@ func (s *Server) registerInspection(r *mux.Router) {
 
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// InfoView is GET /_emulator/info: how to reach this emulator.
+type InfoView struct {
+	HTTP  string `json:"http"`
+	HTTPS string `json:"https"`
+	Clock string `json:"clock"`
+	// Seed is the retry-jitter seed in use; pass it to --seed to repeat a run.
+	Seed int64 `json:"seed"`
+	// AzureStorageAccounts and SQSEndpoint name the real dead-letter
+	// services configured; empty means the in-memory default.
+	AzureStorageAccounts []string `json:"azureStorageAccounts,omitempty"`
+	SQSEndpoint          string   `json:"sqsEndpoint,omitempty"`
+}
+
+func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, InfoView{
+		HTTP: s.URL(), HTTPS: s.TLSURL(), Clock: s.clock.Mode(), Seed: s.opts.Seed,
+		AzureStorageAccounts: s.sinks.accounts, SQSEndpoint: s.opts.SQSEndpoint,
+	})
 }
 
 func (s *Server) handleCA(w http.ResponseWriter, _ *http.Request) {

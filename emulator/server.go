@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -32,6 +34,7 @@ type Server struct {
 	ca      *authority
 	router  *mux.Router
 	faces   []face
+	sinks   deadLetterSinks
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server
@@ -57,6 +60,11 @@ func Start(opts Options) (*Server, error) {
 }
 
 func newServer(opts Options) (*Server, error) {
+	if opts.Seed == 0 {
+		// One seed per server, so two emulators in a process jitter apart
+		// yet each run can be repeated with --seed.
+		opts.Seed = rand.Int64N(math.MaxInt64) + 1
+	}
 	s := &Server{opts: opts, log: opts.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))

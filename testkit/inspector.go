@@ -112,6 +112,13 @@ func (in *Inspector) do(ctx context.Context, method, path string, body, out any)
 	return nil
 }
 
+// Info reads how to reach the emulator and what it is configured with.
+func (in *Inspector) Info(ctx context.Context) (emulator.InfoView, error) {
+	var v emulator.InfoView
+	err := in.do(ctx, http.MethodGet, "/info", nil, &v)
+	return v, err
+}
+
 // Clock reads the emulator clock.
 func (in *Inspector) Clock(ctx context.Context) (emulator.ClockView, error) {
 	var v emulator.ClockView

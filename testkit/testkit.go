@@ -11,6 +11,7 @@ package testkit
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"net/http"
 	"strconv"
 	"strings"
@@ -57,14 +58,19 @@ func WithJitter(seed int64) Option {
 // (EG-17, EG-18), off by default in the testkit.
 func WithProbation() Option { return func(o *emulator.Options) { o.DisableProbation = false } }
 
-// Emulator is a running emulator under a test's control.
+// Emulator is a running emulator under a test's control: in-process
+// (Start) or any emulator reachable over HTTP (Connect: the binary, a
+// container). Every method works the same in both.
 type Emulator struct {
 	t testing.TB
-	// Server is the in-process server.
-	Server  *emulator.Server
-	inspect *Inspector
-	client  *http.Client
-	wait    time.Duration
+	// Server is the in-process server; nil for a connected emulator.
+	Server   *emulator.Server
+	inspect  *Inspector
+	client   *http.Client
+	pool     *x509.CertPool
+	httpURL  string
+	httpsURL string
+	wait     time.Duration
 }
 
 // Start runs an emulator in-process on free loopback ports with a virtual
@@ -87,10 +93,41 @@ func Start(t testing.TB, opts ...Option) *Emulator {
 		t.Fatalf("testkit: starting the emulator: %v", err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	e := &Emulator{t: t, Server: srv, wait: DefaultWait}
-	e.client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: srv.CertPool()}}}
-	e.inspect = NewInspector(srv.URL(), e.client)
+	e := newEmulator(t, srv.URL(), srv.TLSURL(), srv.CertPool())
+	e.Server = srv
 	return e
+}
+
+// Connect attaches to an emulator that is already running (the binary, a
+// container) through its HTTP base URL, e.g. "http://127.0.0.1:4080". It
+// trusts the emulator's CA, read from GET /_emulator/ca.pem.
+func Connect(t testing.TB, httpURL string) *Emulator {
+	t.Helper()
+	ctx := context.Background()
+	probe := NewInspector(httpURL, nil)
+	pem, err := probe.CACertPEM(ctx)
+	if err != nil {
+		t.Fatalf("testkit: reading the emulator's CA from %s: %v", httpURL, err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatalf("testkit: %s/_emulator/ca.pem holds no certificate", httpURL)
+	}
+	info, err := probe.Info(ctx)
+	if err != nil {
+		t.Fatalf("testkit: reading %s/_emulator/info: %v", httpURL, err)
+	}
+	return newEmulator(t, httpURL, info.HTTPS, pool)
+}
+
+func newEmulator(t testing.TB, httpURL, httpsURL string, pool *x509.CertPool) *Emulator {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+	client := &http.Client{Transport: tr}
+	return &Emulator{
+		t: t, client: client, pool: pool, httpURL: httpURL, httpsURL: httpsURL,
+		inspect: NewInspector(httpURL, client), wait: DefaultWait,
+	}
 }
 
 // insecureTransport lets deliveries reach test webhooks that serve
@@ -102,10 +139,13 @@ func insecureTransport() http.RoundTripper {
 }
 
 // URL is the emulator's HTTP base URL.
-func (e *Emulator) URL() string { return e.Server.URL() }
+func (e *Emulator) URL() string { return e.httpURL }
 
 // TLSURL is the emulator's HTTPS base URL.
-func (e *Emulator) TLSURL() string { return e.Server.TLSURL() }
+func (e *Emulator) TLSURL() string { return e.httpsURL }
+
+// CertPool holds the emulator's CA.
+func (e *Emulator) CertPool() *x509.CertPool { return e.pool }
 
 // HTTPClient returns a client that trusts the emulator's CA.
 func (e *Emulator) HTTPClient() *http.Client { return e.client }

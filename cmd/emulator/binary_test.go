@@ -11,82 +11,17 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gridbridge/gridbridge/internal/testbinary"
 )
-
-// builtBinary builds the emulator binary once per test binary run.
-type builtBinary struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-func (b *builtBinary) get(t testing.TB) string {
-	t.Helper()
-	b.once.Do(func() {
-		dir, err := os.MkdirTemp("", "gridbridge-bin-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, "emulator")
-		out, err := exec.Command("go", "build", "-o", b.path, ".").CombinedOutput()
-		if err != nil {
-			b.err = err
-			b.path = string(out)
-		}
-	})
-	if b.err != nil {
-		t.Fatalf("building the emulator: %v\n%s", b.err, b.path)
-	}
-	return b.path
-}
-
-// binaryUnderTest is shared by the tests and benchmarks of this package;
-// it is the test binary's only state and holds no test results.
-var binaryUnderTest builtBinary
-
-// startBinary runs the built emulator and returns its endpoints; it stops
-// the process when the test ends.
-func startBinary(t testing.TB, args ...string) (map[string]string, *exec.Cmd) {
-	t.Helper()
-	bin := binaryUnderTest.get(t)
-	args = append([]string{"--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0", "--ca-file", filepath.Join(t.TempDir(), "ca.pem")}, args...)
-	cmd := exec.Command(bin, args...)
-	cmd.Stderr = io.Discard
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	eps := map[string]string{}
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		f := strings.Fields(strings.TrimPrefix(sc.Text(), "gridbridge: "))
-		if len(f) >= 2 {
-			eps[f[0]] = f[1]
-		}
-		if strings.Contains(sc.Text(), "ready in") {
-			go func() { _, _ = io.Copy(io.Discard, stdout) }()
-			return eps, cmd
-		}
-	}
-	t.Fatalf("the emulator exited before it was ready: %v", sc.Err())
-	return nil, nil
-}
 
 func TestBinaryServesHTTPSWithItsCAAndStopsOnSIGTERM(t *testing.T) {
 	t.Parallel()
-	eps, cmd := startBinary(t, "--clock", "virtual")
+	proc := testbinary.Start(t, "--clock", "virtual")
+	eps, cmd := proc.Endpoints, proc.Cmd
 	pem, err := os.ReadFile(eps["ca"])
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +58,7 @@ func TestBinaryServesHTTPSWithItsCAAndStopsOnSIGTERM(t *testing.T) {
 // BenchmarkBinaryStartToHealthy measures process start to the first 200
 // from /_emulator/health, and reports the idle resident memory.
 func BenchmarkBinaryStartToHealthy(b *testing.B) {
-	bin := binaryUnderTest.get(b)
+	bin := testbinary.Path(b)
 	dir := b.TempDir()
 	var rssKB float64
 	for i := 0; i < b.N; i++ {

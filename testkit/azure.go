@@ -1,0 +1,104 @@
+package testkit
+
+import (
+	"context"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+)
+
+// SubscriptionID is the Azure subscription id the testkit's examples use;
+// the emulator accepts any.
+const SubscriptionID = "00000000-0000-0000-0000-000000000000"
+
+// ResourceGroup is the resource group the testkit's helpers use.
+const ResourceGroup = "gridbridge"
+
+// TokenCredential returns a credential whose tokens the emulator accepts
+// (it accepts any bearer token); it never calls Microsoft Entra ID.
+func (e *Emulator) TokenCredential() azcore.TokenCredential { return fakeCredential{} }
+
+type fakeCredential struct{}
+
+func (fakeCredential) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	return azcore.AccessToken{Token: "gridbridge", ExpiresOn: time.Now().Add(time.Hour)}, nil
+}
+
+// ARMClientOptions points armeventgrid clients at the emulator's HTTPS
+// listener and trusts its CA.
+func (e *Emulator) ARMClientOptions() *arm.ClientOptions {
+	return &arm.ClientOptions{
+		ClientOptions: policy.ClientOptions{
+			Cloud: cloud.Configuration{
+				ActiveDirectoryAuthorityHost: "https://login.invalid/", // never called: the credential is local
+				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
+					cloud.ResourceManager: {Endpoint: e.TLSURL(), Audience: "https://management.core.windows.net/"},
+				},
+			},
+			Transport: e.client,
+			Retry:     policy.RetryOptions{MaxRetries: -1}, // the emulator answers at once; fail fast
+		},
+		DisableRPRegistration: true,
+	}
+}
+
+// AzureClientOptions is what data-plane clients (azeventgrid, aznamespaces)
+// need: a transport that trusts the emulator's CA.
+func (e *Emulator) AzureClientOptions() policy.ClientOptions {
+	return policy.ClientOptions{Transport: e.client, Retry: policy.RetryOptions{MaxRetries: -1}}
+}
+
+// ARM returns an armeventgrid client factory for SubscriptionID.
+func (e *Emulator) ARM() *armeventgrid.ClientFactory {
+	e.t.Helper()
+	f, err := armeventgrid.NewClientFactory(SubscriptionID, e.TokenCredential(), e.ARMClientOptions())
+	if err != nil {
+		e.t.Fatalf("testkit: armeventgrid client factory: %v", err)
+	}
+	return f
+}
+
+// CreateTopic creates (or updates) an Event Grid topic in ResourceGroup and
+// returns it as ARM answered.
+func (e *Emulator) CreateTopic(name string, props *armeventgrid.TopicProperties) armeventgrid.Topic {
+	e.t.Helper()
+	poller, err := e.ARM().NewTopicsClient().BeginCreateOrUpdate(context.Background(), ResourceGroup, name,
+		armeventgrid.Topic{Location: ptr("westus"), Properties: props}, nil)
+	if err != nil {
+		e.t.Fatalf("testkit: creating topic %q: %v", name, err)
+	}
+	resp, err := poller.PollUntilDone(context.Background(), nil)
+	if err != nil {
+		e.t.Fatalf("testkit: creating topic %q: %v", name, err)
+	}
+	return resp.Topic
+}
+
+// EventGridPublisher returns an azeventgrid client for topic in
+// ResourceGroup, with its endpoint and key1 read through ARM.
+func (e *Emulator) EventGridPublisher(topic string) *azeventgrid.Client {
+	e.t.Helper()
+	ctx := context.Background()
+	topics := e.ARM().NewTopicsClient()
+	got, err := topics.Get(ctx, ResourceGroup, topic, nil)
+	if err != nil {
+		e.t.Fatalf("testkit: reading topic %q: %v", topic, err)
+	}
+	keys, err := topics.ListSharedAccessKeys(ctx, ResourceGroup, topic, nil)
+	if err != nil {
+		e.t.Fatalf("testkit: listing keys of topic %q: %v", topic, err)
+	}
+	client, err := azeventgrid.NewClientWithSharedKeyCredential(*got.Properties.Endpoint, azcore.NewKeyCredential(*keys.Key1),
+		&azeventgrid.ClientOptions{ClientOptions: e.AzureClientOptions()})
+	if err != nil {
+		e.t.Fatalf("testkit: azeventgrid client for %q: %v", topic, err)
+	}
+	return client
+}
+
+func ptr[T any](v T) *T { return &v }
