@@ -1,0 +1,97 @@
+package namespaces
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/auth"
+)
+
+// Data-plane error codes. BadRequest is confirmed by the Go SDK's live
+// tests; the others follow the reference's suggested mapping (UNCONFIRMED).
+const (
+	codeBadRequest       = "BadRequest"
+	codeUnauthorized     = "Unauthorized"
+	codeNotFound         = "NotFound"
+	codeTooLarge         = "RequestEntityTooLarge"
+	codeMethodNotAllowed = "MethodNotAllowed"
+)
+
+// Journal outcomes of pull operations.
+const (
+	outcomeReceived     = "Received"
+	outcomeAcknowledged = "Acknowledged"
+	outcomeReleased     = "Released"
+	outcomeRejected     = "Rejected"
+	outcomeLockExpired  = "LockExpired"
+)
+
+// writeDataError answers with Azure.Core's error shape. The code also goes in
+// x-ms-error-code, which the Go SDK prefers to the body.
+func writeDataError(w http.ResponseWriter, status int, code, message string) {
+	body, _ := json.Marshal(map[string]map[string]string{"error": {"code": code, "message": message}})
+	w.Header().Set("x-ms-error-code", code)
+	writeRaw(w, status, body)
+}
+
+// dataHandler accepts only POST, as every data-plane operation is.
+func (s *Service) dataHandler(h func(http.ResponseWriter, *http.Request, map[string]string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeDataError(w, http.StatusMethodNotAllowed, codeMethodNotAllowed,
+				"The HTTP method '"+r.Method+"' is not supported; namespace operations are POST requests.")
+			return
+		}
+		h(w, r, mux.Vars(r))
+	})
+}
+
+// splitOperation splits "name:operation" at its last colon.
+func splitOperation(segment string) (name, op string, ok bool) {
+	i := strings.LastIndexByte(segment, ':')
+	if i <= 0 || i == len(segment)-1 {
+		return "", "", false
+	}
+	return segment[:i], segment[i+1:], true
+}
+
+// authorize finds the namespace and topic of a data-plane request and checks
+// its credential against their keys (topic keys are accepted for their
+// topic). On failure it has answered the request. A missing namespace is a
+// 404 before authentication, a missing topic a 404 after it.
+func (s *Service) authorize(w http.ResponseWriter, r *http.Request, namespace, topic string) (t *topicState, ok bool) {
+	s.mu.RLock()
+	ns := s.namespaceByName(namespace)
+	var keys []string
+	if ns != nil {
+		keys = append(keys, ns.keys[0], ns.keys[1])
+		if t = ns.topics[lower(topic)]; t != nil {
+			keys = append(keys, t.keys[0], t.keys[1])
+		}
+	}
+	s.mu.RUnlock()
+	if ns == nil {
+		writeDataError(w, http.StatusNotFound, codeNotFound, "The namespace '"+namespace+"' was not found.")
+		return nil, false
+	}
+	if err := auth.Check(r, keys); err != nil {
+		w.Header().Set("WWW-Authenticate", "SharedAccessKey")
+		writeDataError(w, http.StatusUnauthorized, codeUnauthorized, err.Error())
+		return nil, false
+	}
+	if t == nil {
+		writeDataError(w, http.StatusNotFound, codeNotFound, "The topic '"+topic+"' was not found in namespace '"+namespace+"'.")
+		return nil, false
+	}
+	return t, true
+}
+
+// live reports whether t is still reachable (not deleted, alone or with its
+// namespace). The caller holds Service.mu.
+func (s *Service) live(t *topicState) bool {
+	return s.namespaceByName(t.ns.res.Name) == t.ns && t.ns.topics[lower(t.res.Name)] == t
+}

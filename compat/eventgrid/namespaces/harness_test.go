@@ -1,0 +1,301 @@
+package namespaces_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// start is the virtual clock's starting time: dead-letter paths under it
+// read 2026/3/1/10 (NS-6, not zero-padded).
+var start = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+
+const (
+	subscriptionID = "00000000-0000-0000-0000-000000000001"
+	resourceGroup  = "rg1"
+)
+
+// harness is one emulator: the engine on a virtual clock, the face on a
+// gorilla/mux router behind a TLS test server, and official SDK clients.
+type harness struct {
+	clock   *engine.VirtualClock
+	engine  *engine.Engine
+	journal *engine.Journal
+	svc     *namespaces.Service
+	srv     *httptest.Server
+	roots   *x509.CertPool
+	arm     *armeventgrid.ClientFactory
+	armReqs *requestCounter
+}
+
+func newHarness(t testing.TB, sink engine.Sink) *harness {
+	clock := engine.NewVirtualClock(start, 5*time.Second)
+	journal := engine.NewJournal(0)
+	eng := engine.New(clock, journal)
+	router := mux.NewRouter()
+	router.SkipClean(true)
+	srv := httptest.NewUnstartedServer(router)
+	if sink == nil {
+		sink = engine.NewMemorySink()
+	}
+	svc := namespaces.New(namespaces.Config{
+		Engine:         eng,
+		PublicTLSHost:  func() string { return srv.Listener.Addr().String() },
+		DeadLetterSink: sink,
+		HTTPClient:     &http.Client{},
+	})
+	svc.Register(router)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	t.Cleanup(svc.Reset)
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+
+	counter := &requestCounter{next: srv.Client()}
+	factory, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, &arm.ClientOptions{
+		ClientOptions: policy.ClientOptions{
+			Transport: counter,
+			Retry:     policy.RetryOptions{MaxRetries: -1},
+			Cloud: cloud.Configuration{
+				ActiveDirectoryAuthorityHost: "https://login.invalid/",
+				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
+					cloud.ResourceManager: {Endpoint: srv.URL, Audience: "https://management.core.windows.net/"},
+				},
+			},
+		},
+		DisableRPRegistration: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{clock: clock, engine: eng, journal: journal, svc: svc, srv: srv, roots: roots, arm: factory, armReqs: counter}
+}
+
+type fakeCredential struct{}
+
+func (fakeCredential) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	return azcore.AccessToken{Token: "fake-arm-token", ExpiresOn: time.Now().Add(time.Hour)}, nil
+}
+
+// requestCounter counts ARM requests, to check that every Begin… finishes
+// after one request.
+type requestCounter struct {
+	next *http.Client
+	mu   sync.Mutex
+	n    int
+}
+
+func (c *requestCounter) Do(req *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return c.next.Do(req)
+}
+
+func (c *requestCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+func uniqueName(prefix string) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+// namespace is a created namespace as a test uses it.
+type namespace struct {
+	name     string
+	hostname string
+	key      string
+}
+
+func (h *harness) createNamespace(t testing.TB, name string) namespace {
+	t.Helper()
+	ctx := context.Background()
+	nsClient := h.arm.NewNamespacesClient()
+	poller, err := nsClient.BeginCreateOrUpdate(ctx, resourceGroup, name, armeventgrid.Namespace{
+		Location: to.Ptr("westus"), SKU: &armeventgrid.NamespaceSKU{Name: to.Ptr(armeventgrid.SKUNameStandard), Capacity: to.Ptr[int32](1)},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := poller.PollUntilDone(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := nsClient.ListSharedAccessKeys(ctx, resourceGroup, name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return namespace{name: name, hostname: *res.Properties.TopicsConfiguration.Hostname, key: *keys.Key1}
+}
+
+func (h *harness) createTopic(t testing.TB, ns, topic string) {
+	t.Helper()
+	ctx := context.Background()
+	poller, err := h.arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(ctx, resourceGroup, ns, topic, armeventgrid.NamespaceTopic{
+		Properties: &armeventgrid.NamespaceTopicProperties{
+			InputSchema:   to.Ptr(armeventgrid.EventInputSchemaCloudEventSchemaV10),
+			PublisherType: to.Ptr(armeventgrid.PublisherTypeCustom),
+		},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := poller.PollUntilDone(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (h *harness) createSubscription(t testing.TB, ns, topic, sub string, props armeventgrid.SubscriptionProperties) armeventgrid.Subscription {
+	t.Helper()
+	ctx := context.Background()
+	poller, err := h.arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(ctx, resourceGroup, ns, topic, sub,
+		armeventgrid.Subscription{Properties: &props}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := poller.PollUntilDone(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Subscription
+}
+
+// queueProps is a Queue-mode subscription; dl may be nil.
+func queueProps(lockSeconds, maxDeliveries int32, ttl string, dl *armeventgrid.DeadLetterWithResourceIdentity) armeventgrid.SubscriptionProperties {
+	q := &armeventgrid.QueueInfo{
+		ReceiveLockDurationInSeconds: to.Ptr(lockSeconds), MaxDeliveryCount: to.Ptr(maxDeliveries),
+		DeadLetterDestinationWithResourceIdentity: dl,
+	}
+	if ttl != "" {
+		q.EventTimeToLive = to.Ptr(ttl)
+	}
+	return armeventgrid.SubscriptionProperties{
+		EventDeliverySchema: to.Ptr(armeventgrid.DeliverySchemaCloudEventSchemaV10),
+		DeliveryConfiguration: &armeventgrid.DeliveryConfiguration{
+			DeliveryMode: to.Ptr(armeventgrid.DeliveryModeQueue), Queue: q,
+		},
+	}
+}
+
+// blobDeadLetter is a dead-letter destination in account/container.
+func blobDeadLetter(account, container string) *armeventgrid.DeadLetterWithResourceIdentity {
+	return &armeventgrid.DeadLetterWithResourceIdentity{
+		Identity: &armeventgrid.EventSubscriptionIdentity{Type: to.Ptr(armeventgrid.EventSubscriptionIdentityTypeSystemAssigned)},
+		DeadLetterDestination: &armeventgrid.StorageBlobDeadLetterDestination{
+			EndpointType: to.Ptr(armeventgrid.DeadLetterEndPointTypeStorageBlob),
+			Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{
+				BlobContainerName: to.Ptr(container),
+				ResourceID:        to.Ptr("/subscriptions/" + subscriptionID + "/resourceGroups/" + resourceGroup + "/providers/Microsoft.Storage/storageAccounts/" + account),
+			},
+		},
+	}
+}
+
+func (h *harness) sender(t testing.TB, ns namespace, topic string) *aznamespaces.SenderClient {
+	t.Helper()
+	c, err := namespaces.NewSenderClient(namespaces.ClientOptions{Endpoint: namespaces.Endpoint(ns.hostname), Key: ns.key, RootCAs: h.roots}, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (h *harness) receiver(t testing.TB, ns namespace, topic, sub string) *aznamespaces.ReceiverClient {
+	t.Helper()
+	c, err := namespaces.NewReceiverClient(namespaces.ClientOptions{Endpoint: namespaces.Endpoint(ns.hostname), Key: ns.key, RootCAs: h.roots}, topic, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// pullSetup creates a namespace, a topic and one Queue subscription.
+type pullSetup struct {
+	ns       namespace
+	topic    string
+	sub      string
+	sender   *aznamespaces.SenderClient
+	receiver *aznamespaces.ReceiverClient
+}
+
+func (h *harness) pull(t testing.TB, props armeventgrid.SubscriptionProperties) pullSetup {
+	t.Helper()
+	ns := h.createNamespace(t, uniqueName("ns-"))
+	p := pullSetup{ns: ns, topic: "orders", sub: "billing"}
+	h.createTopic(t, ns.name, p.topic)
+	h.createSubscription(t, ns.name, p.topic, p.sub, props)
+	p.sender = h.sender(t, ns, p.topic)
+	p.receiver = h.receiver(t, ns, p.topic, p.sub)
+	return p
+}
+
+// receiveNow receives what is already available; the 10 s wait only runs
+// out when nothing is.
+func receiveNow(t testing.TB, r *aznamespaces.ReceiverClient, max int32) []aznamespaces.ReceiveDetails {
+	t.Helper()
+	resp, err := r.ReceiveEvents(context.Background(), &aznamespaces.ReceiveEventsOptions{MaxEvents: to.Ptr(max), MaxWaitTime: to.Ptr[int32](10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Details
+}
+
+// waitJournal waits (on journal appends, not on time) until f matches n
+// entries, and returns them.
+func (h *harness) waitJournal(t testing.TB, f engine.Filter, n int) []engine.Entry {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got, err := h.journal.Wait(ctx, f, func(es []engine.Entry) bool { return len(es) >= n })
+	if err != nil {
+		t.Fatalf("journal: waited for %d entries matching %+v, have %d: %v", n, f, len(got), err)
+	}
+	return got
+}
+
+// rawRequest sends a hand-made data-plane or ARM request to the TLS server.
+func (h *harness) rawRequest(t testing.TB, method, path string, header http.Header, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, h.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	resp, err := h.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func dataPath(ns, rest string) string { return namespaces.DataPlanePrefix + ns + rest }
+
+func keyHeader(key string) http.Header {
+	return http.Header{"Authorization": {"SharedAccessKey " + key}}
+}

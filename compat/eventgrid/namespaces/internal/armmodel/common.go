@@ -1,0 +1,75 @@
+package armmodel
+
+import (
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Resource types as the service returns them in "type".
+const (
+	TypeNamespace         = "Microsoft.EventGrid/namespaces"
+	TypeTopic             = "Microsoft.EventGrid/namespaces/topics"
+	TypeEventSubscription = "Microsoft.EventGrid/namespaces/topics/eventsubscriptions"
+)
+
+// ProvisioningSucceeded is the only state GridBridge reports: every change
+// is applied within the request, so a Go poller finishes after one request.
+const ProvisioningSucceeded = "Succeeded"
+
+// ValidateName applies the namespace, topic and subscription name rule:
+// 3 to 50 letters, digits and hyphens [SPEC].
+func ValidateName(kind, name string) *Error {
+	ok := len(name) >= 3 && len(name) <= 50
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	if ok {
+		return nil
+	}
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidResourceName,
+		Message: "The " + kind + " name '" + name + "' is invalid: it must be 3 to 50 characters long and contain only letters, digits and hyphens."}
+}
+
+// SystemData is the ARM systemData block.
+type SystemData struct {
+	CreatedBy          string `json:"createdBy"`
+	CreatedByType      string `json:"createdByType"`
+	CreatedAt          string `json:"createdAt"`
+	LastModifiedBy     string `json:"lastModifiedBy"`
+	LastModifiedByType string `json:"lastModifiedByType"`
+	LastModifiedAt     string `json:"lastModifiedAt"`
+}
+
+// systemActor is who GridBridge says made every change.
+const systemActor = "gridbridge"
+
+// NewSystemData stamps a resource created at now.
+func NewSystemData(now time.Time) *SystemData {
+	ts := now.UTC().Format(time.RFC3339Nano)
+	return &SystemData{CreatedBy: systemActor, CreatedByType: "User", CreatedAt: ts,
+		LastModifiedBy: systemActor, LastModifiedByType: "User", LastModifiedAt: ts}
+}
+
+// Touch records a modification at now, keeping the creation stamp.
+func (s *SystemData) Touch(now time.Time) *SystemData {
+	if s == nil {
+		return NewSystemData(now)
+	}
+	c := *s
+	c.LastModifiedAt = now.UTC().Format(time.RFC3339Nano)
+	return &c
+}
+
+// canonical returns the member of allowed that equals v ignoring case: ARM
+// enums arrive in any casing from templates and the CLI, and the Go SDK
+// wants the canonical spelling back.
+func canonical(v string, allowed ...string) (string, bool) {
+	for _, a := range allowed {
+		if strings.EqualFold(v, a) {
+			return a, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,61 @@
+package push
+
+import (
+	"strconv"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/cloudevent"
+)
+
+// Attribute is one delivery attribute mapping: an HTTP header sent with
+// every delivery, its value static or taken from the event.
+type Attribute struct {
+	Name string
+	// Static values: Value, and Secret when it must never be shown again
+	// (not by GET, not in dead-letter records).
+	Static bool
+	Value  string
+	Secret bool
+	// Dynamic values: SourceField, a path into the event ("data.orderId",
+	// "subject"); only string, number and bool values are sent [DOC].
+	SourceField string
+}
+
+// Resolve returns the attribute's value for ev; ok is false when a dynamic
+// field is absent or not a scalar, and the header is then not sent.
+func (a Attribute) Resolve(ev *cloudevent.Event) (string, bool) {
+	if a.Static {
+		return a.Value, true
+	}
+	v, ok := ev.ForFilter().Lookup(a.SourceField)
+	if !ok {
+		return "", false
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
+// CustomDeliveryProperties is what a dead-letter record shows of the
+// attributes for ev: every resolvable, non-secret header, keyed exactly as
+// configured (NS-4). Nil when there are none to show.
+func CustomDeliveryProperties(attrs []Attribute, ev *cloudevent.Event) map[string]string {
+	var out map[string]string
+	for _, a := range attrs {
+		if a.Secret {
+			continue
+		}
+		if v, ok := a.Resolve(ev); ok {
+			if out == nil {
+				out = make(map[string]string, len(attrs))
+			}
+			out[a.Name] = v
+		}
+	}
+	return out
+}
