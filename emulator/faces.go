@@ -3,9 +3,11 @@ package emulator
 import (
 	"crypto/tls"
 	"net/http"
+	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -36,7 +38,21 @@ func (s *Server) newFaces() ([]face, error) {
 		Jitter:           !s.opts.DisableJitter,
 		Seed:             s.opts.Seed,
 	})
-	return []face{eg}, nil
+	// Namespaces register first: their ARM paths are more specific than
+	// the basic-topic routes' catch-alls.
+	ns := namespaces.New(namespaces.Config{
+		Engine:         s.engine,
+		PublicTLSHost:  s.tlsHost,
+		DeadLetterSink: sinks.blob,
+		HTTPClient:     client,
+	})
+	return []face{ns, eg}, nil
+}
+
+// tlsHost is the host:port clients reach the TLS listener on, without a
+// scheme (namespace topicsConfiguration.hostname).
+func (s *Server) tlsHost() string {
+	return strings.TrimPrefix(s.TLSURL(), "https://")
 }
 
 // eventGridRetry applies Azure's full retry rules (EG-4 … EG-18) to an event
