@@ -1,0 +1,169 @@
+package eventbridge_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+)
+
+func TestArchiveAndReplay(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := ctx(t)
+	busArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
+	arch := must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
+		ArchiveName: aws.String("all"), EventSourceArn: aws.String(busArn), Description: aws.String("everything"),
+	}))
+	if arch.State != types.ArchiveStateEnabled || aws.ToString(arch.ArchiveArn) != "arn:aws:events:us-east-1:123456789012:archive/all" {
+		t.Fatalf("CreateArchive: %+v", arch)
+	}
+	must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
+		ArchiveName: aws.String("big"), EventSourceArn: aws.String(busArn), EventPattern: aws.String(`{"detail":{"big":[true]}}`),
+	}))
+	_, err := h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{ArchiveName: aws.String("all"), EventSourceArn: aws.String(busArn)})
+	apiError(t, err, "ResourceAlreadyExistsException", "Archive all already exists.")
+	_, err = h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{ArchiveName: aws.String("x"), EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/nope")})
+	apiError(t, err, "ResourceNotFoundException", "Event bus nope does not exist.")
+
+	r1 := putRule(t, h, "r1", "", orderPattern)
+	putRule(t, h, "r2", "", orderPattern)
+	q2 := "arn:aws:sqs:us-east-1:123456789012:q2"
+	putTargets(t, h, "r1", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn)})
+	putTargets(t, h, "r2", types.Target{Id: aws.String("q"), Arn: aws.String(q2)})
+
+	first := putEvent(t, h, entry(`{"big":true}`))
+	putEvent(t, h, entry(`{"big":false}`))
+	h.clock.Advance(time.Minute)
+	putEvent(t, h, entry(`{"late":1}`))
+	h.settle()
+	h.sqs.Receive(queueArn)
+	h.sqs.Receive(q2)
+
+	d := must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("all")}))
+	if d.EventCount != 3 || d.SizeBytes == 0 || aws.ToString(d.Description) != "everything" || d.EventPattern != nil {
+		t.Fatalf("DescribeArchive all: %+v", d)
+	}
+	big := must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("big")}))
+	if big.EventCount != 1 || aws.ToString(big.EventPattern) == "" {
+		t.Fatalf("DescribeArchive big: %+v", big)
+	}
+
+	// Replay the first 30 seconds into rule r1 only.
+	start := must[*ebsdk.StartReplayOutput](t)(h.client.StartReplay(c, &ebsdk.StartReplayInput{
+		ReplayName: aws.String("again"), EventSourceArn: arch.ArchiveArn,
+		EventStartTime: aws.Time(t0), EventEndTime: aws.Time(t0.Add(30 * time.Second)),
+		Destination: &types.ReplayDestination{Arn: aws.String(busArn), FilterArns: []string{r1}},
+	}))
+	if start.State != types.ReplayStateStarting || start.ReplayStartTime == nil {
+		t.Fatalf("StartReplay: %+v", start)
+	}
+	h.clock.Advance(2 * time.Second)
+	replayed := h.sqs.Messages(queueArn)
+	if len(replayed) != 2 || len(h.sqs.Messages(q2)) != 0 {
+		t.Fatalf("replayed %d to r1 and %d to r2; want 2 and 0", len(replayed), len(h.sqs.Messages(q2)))
+	}
+	// Delivery order is not guaranteed, as on AWS.
+	body := string(replayed[0].Body) + string(replayed[1].Body)
+	if !strings.Contains(body, `"id":"`+first+`"`) || strings.Count(body, `"region":"us-east-1","replay-name":"again","resources":[]`) != 2 {
+		t.Fatalf("replayed events: %s", body)
+	}
+	desc := must[*ebsdk.DescribeReplayOutput](t)(h.client.DescribeReplay(c, &ebsdk.DescribeReplayInput{ReplayName: aws.String("again")}))
+	if desc.State != types.ReplayStateCompleted || desc.ReplayEndTime == nil || !desc.EventLastReplayedTime.Equal(t0) ||
+		aws.ToString(desc.Destination.Arn) != busArn {
+		t.Fatalf("DescribeReplay: %+v", desc)
+	}
+	// Replayed events are not archived again.
+	d = must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("all")}))
+	if d.EventCount != 3 {
+		t.Fatalf("archive grew to %d events during the replay", d.EventCount)
+	}
+
+	_, err = h.client.CancelReplay(c, &ebsdk.CancelReplayInput{ReplayName: aws.String("again")})
+	apiError(t, err, "IllegalStatusException", "Replay again is not in a valid state for this operation.")
+	_, err = h.client.StartReplay(c, &ebsdk.StartReplayInput{ReplayName: aws.String("again"), EventSourceArn: arch.ArchiveArn,
+		EventStartTime: aws.Time(t0), EventEndTime: aws.Time(t0.Add(time.Hour)), Destination: &types.ReplayDestination{Arn: aws.String(busArn)}})
+	apiError(t, err, "ResourceAlreadyExistsException", "Replay again already exists.")
+
+	// A replay cancelled while STARTING sends nothing.
+	must[*ebsdk.StartReplayOutput](t)(h.client.StartReplay(c, &ebsdk.StartReplayInput{ReplayName: aws.String("stopped"), EventSourceArn: arch.ArchiveArn,
+		EventStartTime: aws.Time(t0), EventEndTime: aws.Time(t0.Add(time.Hour)), Destination: &types.ReplayDestination{Arn: aws.String(busArn)}}))
+	cancel := must[*ebsdk.CancelReplayOutput](t)(h.client.CancelReplay(c, &ebsdk.CancelReplayInput{ReplayName: aws.String("stopped")}))
+	if cancel.State != types.ReplayStateCancelling {
+		t.Fatalf("CancelReplay: %s", cancel.State)
+	}
+	h.clock.Advance(2 * time.Second)
+	if n := len(h.sqs.Messages(queueArn)); n != 2 {
+		t.Fatalf("a cancelled replay delivered: %d messages", n)
+	}
+	list := must[*ebsdk.ListReplaysOutput](t)(h.client.ListReplays(c, &ebsdk.ListReplaysInput{State: types.ReplayStateCancelled}))
+	if len(list.Replays) != 1 || aws.ToString(list.Replays[0].ReplayName) != "stopped" {
+		t.Fatalf("ListReplays CANCELLED: %+v", list.Replays)
+	}
+}
+
+func TestReplayErrorsAndArchiveAPI(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := ctx(t)
+	busArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
+	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("other")}))
+	archArn := must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
+		ArchiveName: aws.String("a"), EventSourceArn: aws.String(busArn), RetentionDays: aws.Int32(1),
+	})).ArchiveArn
+	start := func(name, archive, dest string, from, to time.Time) error {
+		_, err := h.client.StartReplay(c, &ebsdk.StartReplayInput{ReplayName: aws.String(name), EventSourceArn: aws.String(archive),
+			EventStartTime: aws.Time(from), EventEndTime: aws.Time(to), Destination: &types.ReplayDestination{Arn: aws.String(dest)}})
+		return err
+	}
+	apiError(t, start("r", "arn:aws:events:us-east-1:123456789012:archive/nope", busArn, t0, t0.Add(time.Hour)),
+		"ValidationException", "Parameter EventSourceArn is not valid. Reason: Archive nope does not exist.")
+	apiError(t, start("r", *archArn, busArn, t0, t0), "ValidationException",
+		"Parameter EventEndTime is not valid. Reason: EventStartTime must be before EventEndTime.")
+	apiError(t, start("r", *archArn, "arn:aws:events:us-east-1:123456789012:event-bus/other", t0, t0.Add(time.Hour)),
+		"ValidationException", "Parameter Destination.Arn is not valid. Reason: Cross event bus replay is not permitted.")
+	apiError(t, start("r", *archArn, "arn:aws:events:us-east-1:123456789012:event-bus/gone", t0, t0.Add(time.Hour)),
+		"ResourceNotFoundException", "Event bus gone does not exist.")
+	for i := range 10 {
+		if err := start(string(rune('a'+i)), *archArn, busArn, t0, t0.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apiError(t, start("eleventh", *archArn, busArn, t0, t0.Add(time.Hour)), "LimitExceededException", "The requested resource exceeds the maximum number allowed.")
+	_, err := h.client.DescribeReplay(c, &ebsdk.DescribeReplayInput{ReplayName: aws.String("nope")})
+	apiError(t, err, "ResourceNotFoundException", "Replay nope does not exist.")
+
+	_, err = h.client.UpdateArchive(c, &ebsdk.UpdateArchiveInput{ArchiveName: aws.String("a")})
+	apiError(t, err, "ValidationException", "At least one of EventPattern, RetentionDays or Description must be provided.")
+	must[*ebsdk.UpdateArchiveOutput](t)(h.client.UpdateArchive(c, &ebsdk.UpdateArchiveInput{ArchiveName: aws.String("a"), RetentionDays: aws.Int32(7)}))
+	list := must[*ebsdk.ListArchivesOutput](t)(h.client.ListArchives(c, &ebsdk.ListArchivesInput{EventSourceArn: aws.String(busArn)}))
+	if len(list.Archives) != 1 || aws.ToInt32(list.Archives[0].RetentionDays) != 7 {
+		t.Fatalf("ListArchives: %+v", list.Archives)
+	}
+	_, err = h.client.ListArchives(c, &ebsdk.ListArchivesInput{EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/gone")})
+	apiError(t, err, "ResourceNotFoundException", "Event bus gone does not exist.")
+	must[*ebsdk.DeleteArchiveOutput](t)(h.client.DeleteArchive(c, &ebsdk.DeleteArchiveInput{ArchiveName: aws.String("a")}))
+	_, err = h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("a")})
+	apiError(t, err, "ResourceNotFoundException", "Archive a does not exist.")
+}
+
+// TestArchiveRetention forgets events older than RetentionDays on the
+// emulator clock.
+func TestArchiveRetention(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := ctx(t)
+	must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
+		ArchiveName: aws.String("a"), EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/default"), RetentionDays: aws.Int32(1),
+	}))
+	putEvent(t, h, entry(`{}`))
+	h.clock.Advance(25 * time.Hour)
+	putEvent(t, h, entry(`{}`))
+	d := must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("a")}))
+	if d.EventCount != 1 {
+		t.Fatalf("after a day: %d events archived, want 1", d.EventCount)
+	}
+}

@@ -1,0 +1,90 @@
+package awsjson
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+func TestTimestampAcceptsEveryClientForm(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{`1700000000`, `1700000000.123`, `1.700000000123e9`, `1.7e9`} {
+		var ts Timestamp
+		if err := json.Unmarshal([]byte(text), &ts); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if ts.Unix() != 1700000000 && text != `1.7e9` {
+			t.Errorf("%s = %s", text, ts.Time)
+		}
+	}
+	var ts Timestamp
+	if err := json.Unmarshal([]byte(`"2024-01-01T00:00:00Z"`), &ts); err == nil {
+		t.Error("an ISO string must be refused")
+	}
+	out, _ := json.Marshal(Timestamp{time.Unix(1700000000, 123e6)})
+	whole, _ := json.Marshal(Timestamp{time.Unix(1700000000, 0)})
+	if string(out) != "1700000000.123" || string(whole) != "1700000000" {
+		t.Errorf("marshal: %s %s", out, whole)
+	}
+}
+
+func TestCallerOf(t *testing.T) {
+	t.Parallel()
+	req := func(auth, regionSet string) *http.Request {
+		r := httptest.NewRequest(http.MethodPost, "/", nil)
+		r.Header.Set("Authorization", auth)
+		if regionSet != "" {
+			r.Header.Set("X-Amz-Region-Set", regionSet)
+		}
+		return r
+	}
+	cases := []struct {
+		auth, regionSet string
+		want            Caller
+	}{
+		{"AWS4-HMAC-SHA256 Credential=123456789012/20261130/eu-west-1/events/aws4_request, SignedHeaders=x, Signature=y", "", Caller{"123456789012", "eu-west-1"}},
+		{"AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261130/ap-south-1/events/aws4_request, SignedHeaders=x", "", Caller{DefaultAccount, "ap-south-1"}},
+		{"AWS4-ECDSA-P256-SHA256 Credential=123456789012/20261130/events/aws4_request, SignedHeaders=x", "*", Caller{"123456789012", DefaultRegion}},
+		{"AWS4-ECDSA-P256-SHA256 Credential=123456789012/20261130/events/aws4_request, SignedHeaders=x", "sa-east-1", Caller{"123456789012", "sa-east-1"}},
+		{"", "", Caller{DefaultAccount, DefaultRegion}},
+		{"garbage", "", Caller{DefaultAccount, DefaultRegion}},
+	}
+	for _, c := range cases {
+		if got := CallerOf(req(c.auth, c.regionSet)); got != c.want {
+			t.Errorf("%q: %+v, want %+v", c.auth, got, c.want)
+		}
+	}
+}
+
+func TestWriteErrorShape(t *testing.T) {
+	t.Parallel()
+	w := httptest.NewRecorder()
+	WriteError(w, "req-1", NotFound("Rule %s does not exist on EventBus %s.", "r", "default"))
+	if w.Code != 400 || w.Header().Get("X-Amzn-ErrorType") != CodeResourceNotFound || w.Header().Get("X-Amzn-RequestId") != "req-1" ||
+		w.Body.String() != `{"__type":"ResourceNotFoundException","message":"Rule r does not exist on EventBus default."}` {
+		t.Fatalf("%d %v %s", w.Code, w.Header(), w.Body)
+	}
+	w = httptest.NewRecorder()
+	WriteError(w, "", errors.New("boom"))
+	if w.Code != 500 || w.Header().Get("X-Amzn-ErrorType") != CodeInternal {
+		t.Fatalf("plain error: %d %v", w.Code, w.Header())
+	}
+}
+
+func TestViolations(t *testing.T) {
+	t.Parallel()
+	var v Violations
+	if v.Err() != nil {
+		t.Fatal("no violations must be no error")
+	}
+	x := "x!"
+	v.Add(&x, "name", Pattern(NamePattern))
+	v.Required("rule")
+	want := `2 validation errors detected: Value 'x!' at 'name' failed to satisfy constraint: Member must satisfy regular expression pattern: [\.\-_A-Za-z0-9]+; Value null at 'rule' failed to satisfy constraint: Member must not be null`
+	if err := v.Err(); err == nil || err.(*Error).Message != want || err.(*Error).Code != CodeValidation {
+		t.Fatalf("%v", err)
+	}
+}

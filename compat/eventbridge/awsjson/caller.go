@@ -1,0 +1,71 @@
+package awsjson
+
+import (
+	"net/http"
+	"strings"
+)
+
+// DefaultAccount is the account of a caller whose access key id is not
+// twelve digits; DefaultRegion the region of one whose signature names none.
+const (
+	DefaultAccount = "000000000000"
+	DefaultRegion  = "us-east-1"
+)
+
+// Caller is who sent a request, as far as GridBridge cares: the account that
+// owns the resources it touches and the region they live in.
+type Caller struct {
+	Account string
+	Region  string
+}
+
+// CallerOf reads the caller from the request's signature, which GridBridge
+// never verifies. A twelve-digit access key id is taken as the account (the
+// convention local AWS emulators share), so tests can act as several
+// accounts. The region comes from the SigV4 credential scope
+// (AKID/date/region/service/aws4_request); a SigV4a scope has no region
+// (AKID/date/service/aws4_request), so X-Amz-Region-Set is used instead when
+// it names a single region.
+func CallerOf(r *http.Request) Caller {
+	c := Caller{Account: DefaultAccount, Region: DefaultRegion}
+	scope := credentialScope(r)
+	parts := strings.Split(scope, "/")
+	if len(parts) > 0 && isAccountID(parts[0]) {
+		c.Account = parts[0]
+	}
+	switch {
+	case len(parts) == 5 && parts[2] != "":
+		c.Region = parts[2]
+	case len(parts) == 4:
+		if set := strings.TrimSpace(r.Header.Get("X-Amz-Region-Set")); set != "" && set != "*" && !strings.ContainsAny(set, ",*") {
+			c.Region = set
+		}
+	}
+	return c
+}
+
+// credentialScope returns the Credential value of the Authorization header,
+// or of the X-Amz-Credential query parameter of a presigned request.
+func credentialScope(r *http.Request) string {
+	auth := r.Header.Get("Authorization")
+	if i := strings.Index(auth, "Credential="); i >= 0 {
+		v := auth[i+len("Credential="):]
+		if j := strings.IndexAny(v, ", "); j >= 0 {
+			v = v[:j]
+		}
+		return v
+	}
+	return r.URL.Query().Get("X-Amz-Credential")
+}
+
+func isAccountID(s string) bool {
+	if len(s) != 12 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,191 @@
+package eventbridge
+
+import (
+	"regexp"
+
+	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+)
+
+var (
+	connectionArnPattern = regexp.MustCompile(`^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection/[\.\-_A-Za-z0-9]+/[\-A-Za-z0-9]+$`)
+	endpointPattern      = regexp.MustCompile(`^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:@&=+$,A-Za-z0-9])+)([).!';/?:,])?$`)
+)
+
+var apiDestinationMethods = []string{"POST", "GET", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE"}
+
+func decodeAPIDestinationInput(c *call, creating bool) (apiDestinationInput, error) {
+	var in apiDestinationInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return in, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.Name, "name", 64, true)
+	checkLength(&v, in.Description, "description", 0, 512)
+	if creating {
+		if in.ConnectionArn == nil {
+			v.Required("connectionArn")
+		}
+		if in.InvocationEndpoint == nil {
+			v.Required("invocationEndpoint")
+		}
+		if in.HttpMethod == nil {
+			v.Required("httpMethod")
+		}
+	}
+	if in.ConnectionArn != nil && !connectionArnPattern.MatchString(*in.ConnectionArn) {
+		v.Add(in.ConnectionArn, "connectionArn", awsjson.Pattern(`^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection\/[\.\-_A-Za-z0-9]+\/[\-A-Za-z0-9]+$`))
+	}
+	checkLength(&v, in.InvocationEndpoint, "invocationEndpoint", 1, 2048)
+	if in.InvocationEndpoint != nil && *in.InvocationEndpoint != "" && !endpointPattern.MatchString(*in.InvocationEndpoint) {
+		v.Add(in.InvocationEndpoint, "invocationEndpoint", awsjson.Pattern(`^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:@\x26=+$,A-Za-z0-9])+)([).!';/?:,])?$`))
+	}
+	if in.HttpMethod != nil && !contains(apiDestinationMethods, *in.HttpMethod) {
+		v.Add(in.HttpMethod, "httpMethod", awsjson.Enum(apiDestinationMethods...))
+	}
+	checkRange(&v, in.InvocationRateLimitPerSecond, "invocationRateLimitPerSecond", 1, 1<<31-1)
+	return in, v.Err()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Service) createApiDestination(c *call) (any, error) {
+	in, err := decodeAPIDestinationInput(c, true)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.callerTenantLocked(c)
+	conn, ok := connectionByArnLocked(t, *in.ConnectionArn)
+	if !ok {
+		return nil, awsjson.NotFound("Connection '%s' does not exist.", *in.ConnectionArn)
+	}
+	if _, exists := t.apiDestinations[*in.Name]; exists {
+		return nil, awsjson.AlreadyExists("An api-destination '%s' already exists.", *in.Name)
+	}
+	now := s.clock.Now()
+	id := uuid.NewString()
+	d := &apiDestination{
+		name: *in.Name, id: id, arn: apiDestinationArn(t.key, *in.Name, id), description: in.Description,
+		connectionArn: conn.arn, endpoint: *in.InvocationEndpoint, method: *in.HttpMethod,
+		rateLimit: defaultInvocationRate, state: apiDestInactive, created: now, modified: now,
+	}
+	if in.InvocationRateLimitPerSecond != nil {
+		d.rateLimit = *in.InvocationRateLimitPerSecond
+	}
+	if conn.state == connAuthorized {
+		d.state = apiDestActive
+	}
+	t.apiDestinations[d.name] = d
+	return d.stateOutput(), nil
+}
+
+func (s *Service) apiDestinationLocked(c *call, name string) (*tenant, *apiDestination, error) {
+	t := s.callerTenantLocked(c)
+	d, ok := t.apiDestinations[name]
+	if !ok {
+		return nil, nil, awsjson.NotFound("Failed to describe the api-destination(s). An api-destination '%s' does not exist.", name)
+	}
+	return t, d, nil
+}
+
+func (s *Service) describeApiDestination(c *call) (any, error) {
+	in, err := decodeAPIDestinationInput(c, false)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, d, err := s.apiDestinationLocked(c, *in.Name)
+	if err != nil {
+		return nil, err
+	}
+	return describeApiDestinationOutput{apiDestinationItem: d.item(), Description: d.description}, nil
+}
+
+func (s *Service) listApiDestinations(c *call) (any, error) {
+	var in listApiDestinationsInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.callerTenantLocked(c)
+	var names []string
+	for name, d := range t.apiDestinations {
+		if in.ConnectionArn == nil || d.connectionArn == *in.ConnectionArn {
+			names = append(names, name)
+		}
+	}
+	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	if err != nil {
+		return nil, err
+	}
+	out := listApiDestinationsOutput{ApiDestinations: make([]apiDestinationItem, 0, len(page)), NextToken: next}
+	for _, name := range page {
+		out.ApiDestinations = append(out.ApiDestinations, t.apiDestinations[name].item())
+	}
+	return out, nil
+}
+
+func (s *Service) updateApiDestination(c *call) (any, error) {
+	in, err := decodeAPIDestinationInput(c, false)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, d, err := s.apiDestinationLocked(c, *in.Name)
+	if err != nil {
+		return nil, err
+	}
+	if in.ConnectionArn != nil {
+		conn, ok := connectionByArnLocked(t, *in.ConnectionArn)
+		if !ok {
+			return nil, awsjson.NotFound("Connection '%s' does not exist.", *in.ConnectionArn)
+		}
+		d.connectionArn = conn.arn
+		d.state = apiDestInactive
+		if conn.state == connAuthorized {
+			d.state = apiDestActive
+		}
+	}
+	if in.InvocationEndpoint != nil {
+		d.endpoint = *in.InvocationEndpoint
+	}
+	if in.HttpMethod != nil {
+		d.method = *in.HttpMethod
+	}
+	if in.InvocationRateLimitPerSecond != nil {
+		d.rateLimit = *in.InvocationRateLimitPerSecond
+	}
+	if in.Description != nil {
+		d.description = in.Description
+	}
+	d.modified = s.clock.Now()
+	return d.stateOutput(), nil
+}
+
+func (s *Service) deleteApiDestination(c *call) (any, error) {
+	in, err := decodeAPIDestinationInput(c, false)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, d, err := s.apiDestinationLocked(c, *in.Name)
+	if err != nil {
+		return nil, err
+	}
+	delete(t.apiDestinations, d.name)
+	return nil, nil
+}

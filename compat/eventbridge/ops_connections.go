@@ -1,0 +1,299 @@
+package eventbridge
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+)
+
+func decodeConnectionInput(c *call, creating bool) (connectionInput, error) {
+	var in connectionInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return in, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.Name, "name", 64, true)
+	checkLength(&v, in.Description, "description", 0, 512)
+	if creating && in.AuthorizationType == nil {
+		v.Required("authorizationType")
+	}
+	if in.AuthorizationType != nil && *in.AuthorizationType != authBasic && *in.AuthorizationType != authOAuth && *in.AuthorizationType != authAPIKey {
+		v.Add(in.AuthorizationType, "authorizationType", awsjson.Enum(authBasic, authOAuth, authAPIKey))
+	}
+	if creating && in.AuthParameters == nil {
+		v.Required("authParameters")
+	}
+	return in, v.Err()
+}
+
+// checkAuthParameters insists that the parameters of the connection's
+// authorization type are all there.
+func checkAuthParameters(authType string, a *authParams) error {
+	missing := func(what string) error {
+		return awsjson.Validation("Parameter AuthParameters is not valid. Reason: %s must be specified for authorization type %s.", what, authType)
+	}
+	switch authType {
+	case authBasic:
+		if a.BasicAuthParameters == nil || a.BasicAuthParameters.Username == nil || a.BasicAuthParameters.Password == nil {
+			return missing("BasicAuthParameters with Username and Password")
+		}
+	case authAPIKey:
+		if a.ApiKeyAuthParameters == nil || a.ApiKeyAuthParameters.ApiKeyName == nil || a.ApiKeyAuthParameters.ApiKeyValue == nil {
+			return missing("ApiKeyAuthParameters with ApiKeyName and ApiKeyValue")
+		}
+	case authOAuth:
+		o := a.OAuthParameters
+		if o == nil || o.AuthorizationEndpoint == nil || o.HttpMethod == nil || o.ClientParameters == nil ||
+			o.ClientParameters.ClientID == nil || o.ClientParameters.ClientSecret == nil {
+			return missing("OAuthParameters with ClientParameters, AuthorizationEndpoint and HttpMethod")
+		}
+		switch *o.HttpMethod {
+		case "GET", "POST", "PUT":
+		default:
+			return awsjson.Validation("1 validation error detected: Value '%s' at 'authParameters.oAuthParameters.httpMethod' failed to satisfy constraint: %s",
+				*o.HttpMethod, awsjson.Enum("GET", "POST", "PUT"))
+		}
+	}
+	return nil
+}
+
+func (s *Service) createConnection(c *call) (any, error) {
+	in, err := decodeConnectionInput(c, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAuthParameters(*in.AuthorizationType, in.AuthParameters); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.callerTenantLocked(c)
+	if _, exists := t.connections[*in.Name]; exists {
+		return nil, awsjson.AlreadyExists("Connection %s already exists.", *in.Name)
+	}
+	now := s.clock.Now()
+	id := uuid.NewString()
+	conn := &connection{
+		name: *in.Name, id: id, arn: connectionArn(t.key, *in.Name, id), description: in.Description,
+		authType: *in.AuthorizationType, auth: in.AuthParameters, kmsKey: in.KmsKeyIdentifier,
+		connectivity: in.InvocationConnectivityParameters, created: now, modified: now,
+	}
+	s.startAuthorizationLocked(t, conn, now)
+	t.connections[conn.name] = conn
+	out := conn.stateOutput()
+	out.LastAuthorizedTime = nil
+	return out, nil
+}
+
+// startAuthorizationLocked puts a new or changed connection in its first
+// state: Basic and API key connections are authorized at once, OAuth ones
+// while their token is fetched.
+func (s *Service) startAuthorizationLocked(t *tenant, conn *connection, now time.Time) {
+	conn.token, conn.stateReason = "", nil
+	if conn.authType == authOAuth {
+		conn.state = connAuthorizing
+		s.authorizeLocked(t, conn)
+		return
+	}
+	conn.authSeq++
+	conn.state, conn.lastAuthorized = connAuthorized, now
+}
+
+func (s *Service) connectionLocked(c *call, name string) (*tenant, *connection, error) {
+	t := s.callerTenantLocked(c)
+	conn, ok := t.connections[name]
+	if !ok {
+		return nil, nil, awsjson.NotFound("Failed to describe the connection(s). Connection '%s' does not exist.", name)
+	}
+	return t, conn, nil
+}
+
+func (s *Service) describeConnection(c *call) (any, error) {
+	in, err := decodeConnectionInput(c, false)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, conn, err := s.connectionLocked(c, *in.Name)
+	if err != nil {
+		return nil, err
+	}
+	return describeConnectionOutput{
+		connectionItem: conn.item(), Description: conn.description, AuthParameters: conn.publicAuth(),
+		SecretArn: connectionSecretArn(t.key, conn.name, conn.id), KmsKeyIdentifier: conn.kmsKey,
+		InvocationConnectivityParameters: conn.connectivity,
+	}, nil
+}
+
+func (s *Service) listConnections(c *call) (any, error) {
+	var in listConnectionsInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.callerTenantLocked(c)
+	var names []string
+	for name, conn := range t.connections {
+		if in.ConnectionState == nil || conn.state == *in.ConnectionState {
+			names = append(names, name)
+		}
+	}
+	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	if err != nil {
+		return nil, err
+	}
+	out := listConnectionsOutput{Connections: make([]connectionItem, 0, len(page)), NextToken: next}
+	for _, name := range page {
+		out.Connections = append(out.Connections, t.connections[name].item())
+	}
+	return out, nil
+}
+
+func (s *Service) updateConnection(c *call) (any, error) {
+	in, err := decodeConnectionInput(c, false)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, conn, err := s.connectionLocked(c, *in.Name)
+	if err != nil {
+		return nil, err
+	}
+	authType, auth := conn.authType, conn.auth
+	if in.AuthorizationType != nil {
+		authType = *in.AuthorizationType
+	}
+	if in.AuthParameters != nil {
+		auth = mergeAuth(auth, in.AuthParameters)
+	}
+	if err := checkAuthParameters(authType, auth); err != nil {
+		return nil, err
+	}
+	if in.Description != nil {
+		conn.description = in.Description
+	}
+	if in.KmsKeyIdentifier != nil {
+		conn.kmsKey = in.KmsKeyIdentifier
+	}
+	if in.InvocationConnectivityParameters != nil {
+		conn.connectivity = in.InvocationConnectivityParameters
+	}
+	now := s.clock.Now()
+	conn.authType, conn.auth, conn.modified = authType, auth, now
+	s.startAuthorizationLocked(t, conn, now)
+	return conn.stateOutput(), nil
+}
+
+// mergeAuth applies UpdateConnection's AuthParameters: each block given
+// replaces the stored one, members left out of it keep their value.
+func mergeAuth(old, upd *authParams) *authParams {
+	merged := authParams{}
+	if old != nil {
+		merged = *old
+	}
+	if b := upd.BasicAuthParameters; b != nil {
+		nb := basicAuth{}
+		if merged.BasicAuthParameters != nil {
+			nb = *merged.BasicAuthParameters
+		}
+		if b.Username != nil {
+			nb.Username = b.Username
+		}
+		if b.Password != nil {
+			nb.Password = b.Password
+		}
+		merged.BasicAuthParameters = &nb
+	}
+	if k := upd.ApiKeyAuthParameters; k != nil {
+		nk := apiKeyAuth{}
+		if merged.ApiKeyAuthParameters != nil {
+			nk = *merged.ApiKeyAuthParameters
+		}
+		if k.ApiKeyName != nil {
+			nk.ApiKeyName = k.ApiKeyName
+		}
+		if k.ApiKeyValue != nil {
+			nk.ApiKeyValue = k.ApiKeyValue
+		}
+		merged.ApiKeyAuthParameters = &nk
+	}
+	if o := upd.OAuthParameters; o != nil {
+		no := oauthParams{}
+		if merged.OAuthParameters != nil {
+			no = *merged.OAuthParameters
+		}
+		if o.AuthorizationEndpoint != nil {
+			no.AuthorizationEndpoint = o.AuthorizationEndpoint
+		}
+		if o.HttpMethod != nil {
+			no.HttpMethod = o.HttpMethod
+		}
+		if o.OAuthHttpParameters != nil {
+			no.OAuthHttpParameters = o.OAuthHttpParameters
+		}
+		if cp := o.ClientParameters; cp != nil {
+			nc := oauthClient{}
+			if no.ClientParameters != nil {
+				nc = *no.ClientParameters
+			}
+			if cp.ClientID != nil {
+				nc.ClientID = cp.ClientID
+			}
+			if cp.ClientSecret != nil {
+				nc.ClientSecret = cp.ClientSecret
+			}
+			no.ClientParameters = &nc
+		}
+		merged.OAuthParameters = &no
+	}
+	if upd.InvocationHttpParameters != nil {
+		merged.InvocationHttpParameters = upd.InvocationHttpParameters
+	}
+	if upd.ConnectivityParameters != nil {
+		merged.ConnectivityParameters = upd.ConnectivityParameters
+	}
+	return &merged
+}
+
+func (s *Service) deauthorizeConnection(c *call) (any, error) {
+	in, err := decodeConnectionInput(c, false)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, conn, err := s.connectionLocked(c, *in.Name)
+	if err != nil {
+		return nil, err
+	}
+	conn.authSeq++
+	conn.token = ""
+	conn.modified = s.clock.Now()
+	conn.state = connDeauthorizing
+	out := conn.stateOutput()
+	// Deauthorizing takes AWS a moment; GridBridge has nothing to wait for.
+	conn.state = connDeauthorized
+	return out, nil
+}
+
+func (s *Service) deleteConnection(c *call) (any, error) {
+	in, err := decodeConnectionInput(c, false)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, conn, err := s.connectionLocked(c, *in.Name)
+	if err != nil {
+		return nil, err
+	}
+	conn.authSeq++
+	conn.state = connDeleting
+	delete(t.connections, conn.name)
+	return conn.stateOutput(), nil
+}

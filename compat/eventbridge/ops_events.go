@@ -1,0 +1,198 @@
+package eventbridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+const (
+	maxEntriesPerRequest = 10
+	// maxPutEventsSize is the 256 KB limit on a PutEvents request, counted
+	// the way AWS documents (see entrySize).
+	maxPutEventsSize = 256 * 1024
+)
+
+// putEventsBusPattern is EventBusName in PutEvents entries: like elsewhere,
+// but a name may not contain '/'.
+var putEventsBusPattern = regexp.MustCompile(`^(arn:aws[\w-]*:events:[a-z]+-[a-z]+-[\w-]+:[0-9]{12}:event-bus/)?[\.\-_A-Za-z0-9]+$`)
+
+func (s *Service) putEvents(c *call) (any, error) {
+	var in putEventsInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	switch {
+	case in.Entries == nil:
+		v.Required("entries")
+	case len(in.Entries) == 0:
+		v.Add(ptr("[]"), "entries", awsjson.MinLength(1))
+	case len(in.Entries) > maxEntriesPerRequest:
+		v.Add(ptr(javaEntries(in.Entries)), "entries", awsjson.MaxLength(maxEntriesPerRequest))
+	}
+	size := 0
+	for i, e := range in.Entries {
+		if e == nil {
+			v.Required(fmt.Sprintf("entries.%d.member", i+1))
+			continue
+		}
+		if e.EventBusName != nil && (*e.EventBusName == "" || !putEventsBusPattern.MatchString(*e.EventBusName)) {
+			v.Add(e.EventBusName, fmt.Sprintf("entries.%d.member.eventBusName", i+1),
+				awsjson.Pattern(`(arn:aws[\w-]*:events:[a-z]+-[a-z]+-[\w-]+:[0-9]{12}:event-bus\/)?[\.\-_A-Za-z0-9]+`))
+		}
+		size += entrySize(e)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if size > maxPutEventsSize {
+		return nil, awsjson.Validation("Total size of the entries in the request is over the limit.")
+	}
+
+	now := s.clock.Now()
+	out := putEventsOutput{Entries: make([]putEventsResultEntry, len(in.Entries))}
+	var deliveries []delivery
+	s.mu.Lock()
+	for i, e := range in.Entries {
+		env, code, msg := entryEnvelope(e)
+		if code != "" {
+			out.Entries[i] = putEventsResultEntry{ErrorCode: ptr(code), ErrorMessage: ptr(msg)}
+			out.FailedEntryCount++
+			continue
+		}
+		env.ID = uuid.NewString()
+		out.Entries[i] = putEventsResultEntry{EventId: ptr(env.ID)}
+		t, name := s.busRefLocked(c, e.EventBusName)
+		b, ok := t.buses[name]
+		if !ok {
+			// AWS accepts an event for a bus that does not exist and drops
+			// it; GridBridge says so in the journal (D-DROP).
+			s.engine.Journal().Append(engine.Entry{
+				Time: now, Kind: engine.KindDrop, EventIDs: []string{env.ID}, Outcome: "EventBusNotFound",
+				Labels:  map[string]string{"cloud": "eventbridge", "bus": name},
+				Message: fmt.Sprintf("event bus %s does not exist in account %s, region %s", name, t.key.account, t.key.region),
+			})
+			continue
+		}
+		env.Account, env.Region = t.key.account, t.key.region
+		if env.Time.IsZero() {
+			env.Time = now
+		}
+		deliveries = append(deliveries, s.acceptLocked(t, b, newEvent(env, now, []string{b.arn}))...)
+	}
+	s.mu.Unlock()
+	s.enqueue(deliveries)
+	return out, nil
+}
+
+// entryEnvelope checks one entry and builds its envelope, or returns the
+// per-entry error code and message AWS answers.
+func entryEnvelope(e *putEventsEntry) (env envelope, code, msg string) {
+	switch {
+	case e.Source == nil || *e.Source == "":
+		return env, "InvalidArgument", "Parameter Source is not valid. Reason: Source is a required argument."
+	case e.DetailType == nil || *e.DetailType == "":
+		return env, "InvalidArgument", "Parameter DetailType is not valid. Reason: DetailType is a required argument."
+	case e.Detail == nil || *e.Detail == "":
+		return env, "InvalidArgument", "Parameter Detail is not valid. Reason: Detail is a required argument."
+	}
+	detail, ok := compactObject(*e.Detail)
+	if !ok {
+		return env, "MalformedDetail", "Detail is malformed."
+	}
+	env = envelope{DetailType: *e.DetailType, Source: *e.Source, Resources: e.Resources, Detail: detail}
+	if e.Time != nil {
+		env.Time = e.Time.Time
+	}
+	return env, "", ""
+}
+
+// entrySize counts an entry toward the 256 KB limit as AWS documents it:
+// 14 bytes for a Time, plus the UTF-8 bytes of Source, DetailType, Detail
+// and every Resource.
+func entrySize(e *putEventsEntry) int {
+	n := len(deref(e.Source)) + len(deref(e.DetailType)) + len(deref(e.Detail))
+	if e.Time != nil {
+		n += 14
+	}
+	for _, r := range e.Resources {
+		n += len(r)
+	}
+	return n
+}
+
+// javaEntries renders entries the way AWS's validation message quotes the
+// rejected list (Java's toString of the request entries).
+func javaEntries(entries []*putEventsEntry) string {
+	parts := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if e == nil {
+			parts = append(parts, "null")
+			continue
+		}
+		var t, resources string = "null", "null"
+		if e.Time != nil {
+			t = e.Time.UTC().Format(time.RFC3339)
+		}
+		if e.Resources != nil {
+			resources = "[" + strings.Join(e.Resources, ", ") + "]"
+		}
+		parts = append(parts, fmt.Sprintf("PutEventsRequestEntry(time=%s, source=%s, resources=%s, detailType=%s, detail=%s, eventBusName=%s, traceHeader=%s)",
+			t, javaString(e.Source), resources, javaString(e.DetailType), javaString(e.Detail), javaString(e.EventBusName), javaString(e.TraceHeader)))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func javaString(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+// requiredEventKeys are the envelope members TestEventPattern insists on.
+var requiredEventKeys = []string{"id", "account", "source", "time", "region", "detail-type"}
+
+func (s *Service) testEventPattern(c *call) (any, error) {
+	var in testEventPatternInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	if in.EventPattern == nil {
+		v.Required("eventPattern")
+	}
+	if in.Event == nil {
+		v.Required("event")
+	}
+	checkLength(&v, in.EventPattern, "eventPattern", 0, maxPatternLength)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	p, err := parsePattern(*in.EventPattern)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal([]byte(*in.Event), &fields) != nil || fields == nil {
+		return nil, awsjson.Validation("Parameter Event is not valid.")
+	}
+	for _, k := range requiredEventKeys {
+		if _, ok := fields[k]; !ok {
+			return nil, awsjson.Validation("Parameter Event is not valid.")
+		}
+	}
+	matched, err := p.Match([]byte(*in.Event))
+	if err != nil {
+		return nil, awsjson.Validation("Parameter Event is not valid.")
+	}
+	return testEventPatternOutput{Result: matched}, nil
+}

@@ -1,0 +1,146 @@
+package eventbridge
+
+import (
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+)
+
+func (s *Service) startReplay(c *call) (any, error) {
+	var in startReplayInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.ReplayName, "replayName", 64, true)
+	if in.EventSourceArn == nil {
+		v.Required("eventSourceArn")
+	}
+	checkLength(&v, in.EventSourceArn, "eventSourceArn", 1, 1600)
+	if in.EventStartTime == nil {
+		v.Required("eventStartTime")
+	}
+	if in.EventEndTime == nil {
+		v.Required("eventEndTime")
+	}
+	if in.Destination == nil {
+		v.Required("destination")
+	} else if in.Destination.Arn == nil {
+		v.Required("destination.arn")
+	}
+	checkLength(&v, in.Description, "description", 0, 512)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.callerTenantLocked(c)
+	_, archiveName, _ := parseNamedArn(*in.EventSourceArn, "archive")
+	a, ok := t.archives[archiveName]
+	if !ok {
+		return nil, awsjson.Validation("Parameter EventSourceArn is not valid. Reason: Archive %s does not exist.", archiveName)
+	}
+	if !in.EventEndTime.After(in.EventStartTime.Time) {
+		return nil, awsjson.Validation("Parameter EventEndTime is not valid. Reason: EventStartTime must be before EventEndTime.")
+	}
+	key, busName, ok := parseBusArn(*in.Destination.Arn)
+	if !ok {
+		return nil, awsjson.Validation("Parameter Destination.Arn is not valid.")
+	}
+	if _, exists := s.tenantLocked(key).buses[busName]; !exists {
+		return nil, awsjson.NotFound("Event bus %s does not exist.", busName)
+	}
+	if *in.Destination.Arn != a.sourceArn {
+		return nil, awsjson.Validation("Parameter Destination.Arn is not valid. Reason: Cross event bus replay is not permitted.")
+	}
+	if _, exists := t.replays[*in.ReplayName]; exists {
+		return nil, awsjson.AlreadyExists("Replay %s already exists.", *in.ReplayName)
+	}
+	active := 0
+	for _, rp := range t.replays {
+		if rp.active() {
+			active++
+		}
+	}
+	if active >= maxActiveReplays {
+		return nil, awsjson.LimitExceeded()
+	}
+	rp := &replay{
+		name: *in.ReplayName, arn: replayArn(t.key, *in.ReplayName), description: in.Description,
+		archiveArn: *in.EventSourceArn, archiveName: archiveName,
+		start: in.EventStartTime.Time, end: in.EventEndTime.Time, destination: *in.Destination,
+		state: replayStarting, startedAt: s.clock.Now(),
+	}
+	t.replays[rp.name] = rp
+	s.scheduleReplayLocked(t, rp)
+	return replayStateOutput{ReplayArn: rp.arn, State: rp.state, ReplayStartTime: timestamp(rp.startedAt)}, nil
+}
+
+func (s *Service) replayLockedByName(c *call) (*replay, error) {
+	var in replayNameInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.ReplayName, "replayName", 64, true)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	rp, ok := s.callerTenantLocked(c).replays[*in.ReplayName]
+	if !ok {
+		return nil, awsjson.NotFound("Replay %s does not exist.", *in.ReplayName)
+	}
+	return rp, nil
+}
+
+func (s *Service) describeReplay(c *call) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp, err := s.replayLockedByName(c)
+	if err != nil {
+		return nil, err
+	}
+	return describeReplayOutput{replayItem: rp.item(), ReplayArn: rp.arn, Description: rp.description, Destination: &rp.destination}, nil
+}
+
+func (s *Service) listReplays(c *call) (any, error) {
+	var in listReplaysInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.callerTenantLocked(c)
+	var names []string
+	for name, rp := range t.replays {
+		if in.State != nil && rp.state != *in.State {
+			continue
+		}
+		if in.EventSourceArn != nil && rp.archiveArn != *in.EventSourceArn {
+			continue
+		}
+		names = append(names, name)
+	}
+	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	if err != nil {
+		return nil, err
+	}
+	out := listReplaysOutput{Replays: make([]replayItem, 0, len(page)), NextToken: next}
+	for _, name := range page {
+		out.Replays = append(out.Replays, t.replays[name].item())
+	}
+	return out, nil
+}
+
+func (s *Service) cancelReplay(c *call) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp, err := s.replayLockedByName(c)
+	if err != nil {
+		return nil, err
+	}
+	if !rp.active() {
+		return nil, awsjson.NewError(awsjson.CodeIllegalStatus, "Replay "+rp.name+" is not in a valid state for this operation.")
+	}
+	rp.state = replayCancelling
+	return replayStateOutput{ReplayArn: rp.arn, State: rp.state}, nil
+}

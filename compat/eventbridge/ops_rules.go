@@ -1,0 +1,232 @@
+package eventbridge
+
+import (
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/schedule"
+)
+
+const (
+	maxRulesPerBus   = 300
+	maxPatternLength = 4096
+)
+
+func (s *Service) putRule(c *call) (any, error) {
+	var in putRuleInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.Name, "name", 64, true)
+	checkBusRef(&v, in.EventBusName, "eventBusName")
+	checkLength(&v, in.EventPattern, "eventPattern", 0, maxPatternLength)
+	checkLength(&v, in.ScheduleExpression, "scheduleExpression", 0, 256)
+	checkLength(&v, in.Description, "description", 0, 512)
+	checkLength(&v, in.RoleArn, "roleArn", 1, 1600)
+	if in.State != nil && *in.State != stateEnabled && *in.State != stateDisabled && *in.State != stateCloudTrail {
+		v.Add(in.State, "state", awsjson.Enum(stateEnabled, stateDisabled, stateCloudTrail))
+	}
+	checkTags(&v, in.Tags, "tags")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if in.EventPattern == nil && in.ScheduleExpression == nil {
+		return nil, awsjson.Validation("Parameter(s) EventPattern or ScheduleExpression must be specified.")
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, b, err := s.busLocked(c, in.EventBusName)
+	if err != nil {
+		return nil, err
+	}
+	var sched schedule.Schedule
+	if in.ScheduleExpression != nil {
+		if b.name != defaultBus {
+			return nil, awsjson.Validation("ScheduleExpression is supported only on the default event bus.")
+		}
+		if sched, err = schedule.Parse(*in.ScheduleExpression); err != nil {
+			return nil, awsjson.Validation("Parameter ScheduleExpression is not valid.")
+		}
+	}
+	var compiled *pattern.Pattern
+	if in.EventPattern != nil {
+		if compiled, err = parsePattern(*in.EventPattern); err != nil {
+			return nil, err
+		}
+	}
+	r, exists := b.rules[*in.Name]
+	if !exists {
+		if len(b.rules) >= maxRulesPerBus {
+			return nil, awsjson.LimitExceeded()
+		}
+		r = &rule{tenant: t.key, bus: b, name: *in.Name, arn: ruleArn(t.key, b.name, *in.Name), createdBy: c.caller.Account}
+		b.rules[r.name] = r
+		// Tags given to PutRule apply to a new rule only.
+		if len(in.Tags) > 0 {
+			t.tags[r.arn] = mergeTags(nil, in.Tags)
+		}
+	}
+	// PutRule replaces the whole rule: members left out are cleared. Its
+	// targets stay.
+	r.eventPattern, r.compiled = in.EventPattern, compiled
+	r.scheduleExpr, r.sched = in.ScheduleExpression, sched
+	r.description, r.roleArn = in.Description, in.RoleArn
+	r.state = stateEnabled
+	if in.State != nil {
+		r.state = *in.State
+	}
+	s.syncRuleLocked(r)
+	return putRuleOutput{RuleArn: r.arn}, nil
+}
+
+// parsePattern compiles an event pattern, answering AWS's
+// InvalidEventPatternException.
+func parsePattern(text string) (*pattern.Pattern, error) {
+	p, err := pattern.Parse(text)
+	if err != nil {
+		return nil, awsjson.NewError(awsjson.CodeInvalidEventPattern, patternMessage(err))
+	}
+	return p, nil
+}
+
+func patternMessage(err error) string {
+	const prefix = "Event pattern is not valid. Reason: "
+	msg := err.Error()
+	if len(msg) < len(prefix) || msg[:len(prefix)] != prefix {
+		msg = prefix + msg
+	}
+	return msg
+}
+
+// ruleLocked finds a rule, answering AWS's ResourceNotFoundException for a
+// missing bus or rule.
+func (s *Service) ruleLocked(c *call, busName, ruleName *string) (*tenant, *rule, error) {
+	t, b, err := s.busLocked(c, busName)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, ok := b.rules[deref(ruleName)]
+	if !ok {
+		return nil, nil, awsjson.NotFound("Rule %s does not exist on EventBus %s.", deref(ruleName), b.name)
+	}
+	return t, r, nil
+}
+
+func decodeRuleRef(c *call) (ruleRefInput, error) {
+	var in ruleRefInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return in, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.Name, "name", 64, true)
+	checkBusRef(&v, in.EventBusName, "eventBusName")
+	return in, v.Err()
+}
+
+func (s *Service) describeRule(c *call) (any, error) {
+	in, err := decodeRuleRef(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r, err := s.ruleLocked(c, in.EventBusName, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	return describeRuleOutput{ruleItem: r.item(), CreatedBy: r.createdBy}, nil
+}
+
+func (s *Service) listRules(c *call) (any, error) {
+	var in listRulesInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	checkBusRef(&v, in.EventBusName, "eventBusName")
+	checkLength(&v, in.NamePrefix, "namePrefix", 1, 64)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, b, err := s.busLocked(c, in.EventBusName)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(b.rules))
+	for name := range b.rules {
+		names = append(names, name)
+	}
+	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	if err != nil {
+		return nil, err
+	}
+	out := listRulesOutput{Rules: make([]ruleItem, 0, len(page)), NextToken: next}
+	for _, name := range page {
+		out.Rules = append(out.Rules, b.rules[name].item())
+	}
+	return out, nil
+}
+
+// deleteRule deletes a rule without targets. Deleting a rule that does not
+// exist succeeds, as AWS documents; Force only matters for managed rules,
+// which GridBridge has none of.
+func (s *Service) deleteRule(c *call) (any, error) {
+	in, err := decodeRuleRef(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, b, err := s.busLocked(c, in.EventBusName)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := b.rules[*in.Name]
+	if !ok {
+		return nil, nil
+	}
+	if len(r.targets) > 0 {
+		return nil, awsjson.Validation("Rule can't be deleted since it has targets.")
+	}
+	s.dropRuleLocked(t, r)
+	return nil, nil
+}
+
+// dropRuleLocked removes a rule from its bus and returns the routes of its
+// targets for the caller to remove once the lock is released.
+func (s *Service) dropRuleLocked(t *tenant, r *rule) []string {
+	r.deleted = true
+	s.syncRuleLocked(r)
+	delete(r.bus.rules, r.name)
+	delete(t.tags, r.arn)
+	routes := make([]string, 0, len(r.targets))
+	for _, tg := range r.targets {
+		routes = append(routes, tg.routeID)
+	}
+	return routes
+}
+
+func (s *Service) enableRule(c *call) (any, error)  { return s.setRuleState(c, stateEnabled) }
+func (s *Service) disableRule(c *call) (any, error) { return s.setRuleState(c, stateDisabled) }
+
+func (s *Service) setRuleState(c *call, state string) (any, error) {
+	in, err := decodeRuleRef(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r, err := s.ruleLocked(c, in.EventBusName, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	if r.state == state || (state == stateEnabled && r.enabled()) {
+		return nil, nil
+	}
+	r.state = state
+	s.syncRuleLocked(r)
+	return nil, nil
+}

@@ -1,0 +1,261 @@
+package eventbridge
+
+import (
+	"fmt"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
+)
+
+// maxTargetsPerRule is EventBridge's quota of targets on one rule.
+const maxTargetsPerRule = 5
+
+func (s *Service) putTargets(c *call) (any, error) {
+	var in putTargetsInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.Rule, "rule", 64, true)
+	checkBusRef(&v, in.EventBusName, "eventBusName")
+	if in.Targets == nil {
+		v.Required("targets")
+	} else if len(in.Targets) == 0 {
+		v.Add(ptr("[]"), "targets", awsjson.MinLength(1))
+	} else if len(in.Targets) > 100 {
+		v.Add(ptr(fmt.Sprintf("[%d targets]", len(in.Targets))), "targets", awsjson.MaxLength(100))
+	}
+	for i, tg := range in.Targets {
+		checkTargetShape(&v, tg, fmt.Sprintf("targets.%d.member", i+1))
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+
+	// Checks that concern one target but fail the whole request, as AWS does.
+	built := make([]*target, 0, len(in.Targets))
+	result := targetsResult{FailedEntries: []failedEntry{}}
+	for _, shape := range in.Targets {
+		kind, wellFormed, supported := targets.KindOf(*shape.Arn)
+		if !wellFormed {
+			return nil, awsjson.Validation("Parameter %s is not valid. Reason: Provided Arn is not in correct format.", *shape.Arn)
+		}
+		spec := specOf(shape)
+		if err := transform.Validate(spec, *shape.Id); err != nil {
+			return nil, awsjson.Validation("%s", err.Error())
+		}
+		if kind == targets.SQS && targets.IsFIFOQueue(*shape.Arn) &&
+			(shape.SqsParameters == nil || deref(shape.SqsParameters.MessageGroupId) == "") {
+			return nil, awsjson.Validation("Parameter(s) SqsParameters must be specified for target: %s.", *shape.Id)
+		}
+		if !supported {
+			result.FailedEntries = append(result.FailedEntries, failedEntry{
+				TargetId: *shape.Id, ErrorCode: awsjson.CodeValidation,
+				ErrorMessage: fmt.Sprintf("Parameter %s is not valid. Reason: Provided Arn is not supported as a target.", *shape.Arn),
+			})
+			continue
+		}
+		built = append(built, &target{shape: shape, kind: kind, spec: spec})
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, r, err := s.ruleLocked(c, in.EventBusName, in.Rule)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, existing := range r.targets {
+		ids[existing.id()] = true
+	}
+	for _, tg := range built {
+		ids[tg.id()] = true
+	}
+	if len(ids) > maxTargetsPerRule {
+		return nil, awsjson.LimitExceeded()
+	}
+	for _, tg := range built {
+		tg.routeID = routeID(t.key, r.bus.name, r.name, tg.id())
+		if _, i := r.target(tg.id()); i >= 0 {
+			r.targets[i] = tg
+		} else {
+			r.targets = append(r.targets, tg)
+		}
+		// A replaced target keeps its route: events already queued or
+		// retrying continue under the new settings.
+		s.engine.PutRoute(s.routeLocked(r, tg))
+	}
+	result.FailedEntryCount = len(result.FailedEntries)
+	return result, nil
+}
+
+// checkTargetShape applies the model's constraints to one target.
+func checkTargetShape(v *awsjson.Violations, tg *targetShape, path string) {
+	if tg == nil {
+		v.Required(path)
+		return
+	}
+	checkName(v, tg.Id, path+".id", 64, true)
+	if tg.Arn == nil {
+		v.Required(path + ".arn")
+	}
+	checkLength(v, tg.Arn, path+".arn", 1, 1600)
+	checkLength(v, tg.RoleArn, path+".roleArn", 1, 1600)
+	checkLength(v, tg.Input, path+".input", 0, 8192)
+	checkLength(v, tg.InputPath, path+".inputPath", 0, 256)
+	if it := tg.InputTransformer; it != nil {
+		p := path + ".inputTransformer"
+		if it.InputTemplate == nil {
+			v.Required(p + ".inputTemplate")
+		}
+		checkLength(v, it.InputTemplate, p+".inputTemplate", 1, 8192)
+		if len(it.InputPathsMap) > 100 {
+			v.Add(ptr(fmt.Sprintf("{%d entries}", len(it.InputPathsMap))), p+".inputPathsMap", awsjson.MaxLength(100))
+		}
+		for key, value := range it.InputPathsMap {
+			if !inputPathKeyPattern.MatchString(key) || len(key) > 256 {
+				v.Add(ptr(key), p+".inputPathsMap", "Map keys must satisfy constraint: [Member must satisfy regular expression pattern: [A-Za-z0-9\\_\\-]+]")
+			}
+			if len(value) > 256 {
+				v.Add(ptr(value), p+".inputPathsMap", "Map value must satisfy constraint: [Member must have length less than or equal to 256]")
+			}
+		}
+	}
+	if rp := tg.RetryPolicy; rp != nil {
+		checkRange(v, rp.MaximumRetryAttempts, path+".retryPolicy.maximumRetryAttempts", 0, 185)
+		checkRange(v, rp.MaximumEventAgeInSeconds, path+".retryPolicy.maximumEventAgeInSeconds", 60, 86400)
+	}
+	if dl := tg.DeadLetterConfig; dl != nil {
+		checkLength(v, dl.Arn, path+".deadLetterConfig.arn", 1, 1600)
+	}
+	if sp := tg.SqsParameters; sp != nil {
+		checkLength(v, sp.MessageGroupId, path+".sqsParameters.messageGroupId", 0, 128)
+	}
+}
+
+func specOf(t *targetShape) transform.Spec {
+	s := transform.Spec{Input: t.Input, InputPath: t.InputPath}
+	if it := t.InputTransformer; it != nil {
+		s.Transformer = &transform.Transformer{PathsMap: it.InputPathsMap, Template: deref(it.InputTemplate)}
+	}
+	return s
+}
+
+func (s *Service) removeTargets(c *call) (any, error) {
+	var in removeTargetsInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.Rule, "rule", 64, true)
+	checkBusRef(&v, in.EventBusName, "eventBusName")
+	if in.Ids == nil {
+		v.Required("ids")
+	} else if len(in.Ids) == 0 {
+		v.Add(ptr("[]"), "ids", awsjson.MinLength(1))
+	} else if len(in.Ids) > 100 {
+		v.Add(ptr(fmt.Sprintf("[%d ids]", len(in.Ids))), "ids", awsjson.MaxLength(100))
+	}
+	for i, id := range in.Ids {
+		checkName(&v, id, fmt.Sprintf("ids.%d.member", i+1), 64, true)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	_, r, err := s.ruleLocked(c, in.EventBusName, in.Rule)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	result := targetsResult{FailedEntries: []failedEntry{}}
+	var removed []string
+	for _, id := range in.Ids {
+		tg, i := r.target(*id)
+		if tg == nil {
+			result.FailedEntries = append(result.FailedEntries, failedEntry{
+				TargetId: *id, ErrorCode: awsjson.CodeResourceNotFound,
+				ErrorMessage: fmt.Sprintf("Rule %s does not have a target with the Id %s.", r.name, *id),
+			})
+			continue
+		}
+		r.targets = append(r.targets[:i], r.targets[i+1:]...)
+		removed = append(removed, tg.routeID)
+	}
+	s.mu.Unlock()
+	for _, id := range removed {
+		s.engine.RemoveRoute(id, "TargetRemoved")
+	}
+	result.FailedEntryCount = len(result.FailedEntries)
+	return result, nil
+}
+
+func (s *Service) listTargetsByRule(c *call) (any, error) {
+	var in listTargetsByRuleInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	checkName(&v, in.Rule, "rule", 64, true)
+	checkBusRef(&v, in.EventBusName, "eventBusName")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r, err := s.ruleLocked(c, in.EventBusName, in.Rule)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(r.targets))
+	for _, tg := range r.targets {
+		ids = append(ids, tg.id())
+	}
+	page, next, err := pageOf(ids, in.pageInput)
+	if err != nil {
+		return nil, err
+	}
+	out := listTargetsByRuleOutput{Targets: make([]*targetShape, 0, len(page)), NextToken: next}
+	for _, id := range page {
+		tg, _ := r.target(id)
+		out.Targets = append(out.Targets, tg.shape)
+	}
+	return out, nil
+}
+
+func (s *Service) listRuleNamesByTarget(c *call) (any, error) {
+	var in listRuleNamesByTargetInput
+	if err := awsjson.Decode(c.body, &in); err != nil {
+		return nil, err
+	}
+	var v awsjson.Violations
+	if in.TargetArn == nil {
+		v.Required("targetArn")
+	}
+	checkLength(&v, in.TargetArn, "targetArn", 1, 1600)
+	checkBusRef(&v, in.EventBusName, "eventBusName")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, b, err := s.busLocked(c, in.EventBusName)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for name, r := range b.rules {
+		for _, tg := range r.targets {
+			if tg.arn() == *in.TargetArn {
+				names = append(names, name)
+				break
+			}
+		}
+	}
+	page, next, err := pageOf(names, in.pageInput)
+	if err != nil {
+		return nil, err
+	}
+	return listRuleNamesByTargetOutput{RuleNames: append([]string{}, page...), NextToken: next}, nil
+}

@@ -1,0 +1,78 @@
+package eventbridge
+
+import (
+	"encoding/base64"
+	"sort"
+	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+)
+
+const (
+	defaultPageSize = 100
+	maxPageSize     = 100
+)
+
+// pageOf cuts one page out of names (any order; they are sorted here) for a
+// List call. The token names the last entry returned, so a page never
+// repeats even when entries come and go between calls, and the AWS CLI's
+// auto-paging never sees the same token twice.
+func pageOf(names []string, in pageInput) (page []string, next *string, err error) {
+	var v awsjson.Violations
+	if in.Limit != nil && *in.Limit < 1 {
+		v.Add(ptr(itoa(int(*in.Limit))), "limit", awsjson.MinValue(1))
+	}
+	if in.Limit != nil && *in.Limit > maxPageSize {
+		v.Add(ptr(itoa(int(*in.Limit))), "limit", awsjson.MaxValue(maxPageSize))
+	}
+	if err := v.Err(); err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(names)
+	start := 0
+	if in.NextToken != nil && *in.NextToken != "" {
+		after, ok := decodeToken(*in.NextToken)
+		if !ok {
+			return nil, nil, awsjson.Validation("Parameter NextToken is not valid.")
+		}
+		start = sort.Search(len(names), func(i int) bool { return names[i] > after })
+	}
+	size := defaultPageSize
+	if in.Limit != nil {
+		size = int(*in.Limit)
+	}
+	end := min(start+size, len(names))
+	page = names[start:end]
+	if end < len(names) {
+		next = ptr(encodeToken(names[end-1]))
+	}
+	return page, next, nil
+}
+
+const tokenPrefix = "gridbridge1:"
+
+func encodeToken(last string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(tokenPrefix + last))
+}
+
+func decodeToken(tok string) (string, bool) {
+	raw, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil || !strings.HasPrefix(string(raw), tokenPrefix) {
+		return "", false
+	}
+	return strings.TrimPrefix(string(raw), tokenPrefix), true
+}
+
+// withPrefix keeps the names that start with prefix (all when nil).
+func withPrefix(names []string, prefix *string) []string {
+	if prefix == nil || *prefix == "" {
+		return names
+	}
+	out := names[:0]
+	for _, n := range names {
+		if strings.HasPrefix(n, *prefix) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,92 @@
+package eventbridge_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/emulator/sinks/sqssink"
+	"github.com/gridbridge/gridbridge/internal/testenv"
+)
+
+// TestRealSQS delivers to, and dead-letters into, a real SQS server through
+// the SQS sink, and reads the messages back with the AWS SDK.
+func TestRealSQS(t *testing.T) {
+	t.Parallel()
+	endpoint := testenv.SQSEndpoint(t)
+	h := newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
+	c := ctx(t)
+	client := sqs.New(sqs.Options{
+		BaseEndpoint: aws.String(endpoint), Region: region, RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""),
+	})
+	suffix := fmt.Sprint(time.Now().UnixNano())
+	queue := func(name string, attrs map[string]string) (url, arn string) {
+		out := must[*sqs.CreateQueueOutput](t)(client.CreateQueue(c, &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs}))
+		a := must[*sqs.GetQueueAttributesOutput](t)(client.GetQueueAttributes(c, &sqs.GetQueueAttributesInput{
+			QueueUrl: out.QueueUrl, AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn}}))
+		t.Cleanup(func() { _, _ = client.DeleteQueue(c, &sqs.DeleteQueueInput{QueueUrl: out.QueueUrl}) })
+		return aws.ToString(out.QueueUrl), a.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
+	}
+	targetURL, targetArn := queue("gb-target-"+suffix, nil)
+	dlqURL, dlqQueueArn := queue("gb-dlq-"+suffix, nil)
+	fifoURL, fifoArn := queue("gb-fifo-"+suffix+".fifo", map[string]string{"FifoQueue": "true"})
+
+	ruleArn := putRule(t, h, "r", "", orderPattern)
+	putTargets(t, h, "r",
+		types.Target{Id: aws.String("q"), Arn: aws.String(targetArn)},
+		types.Target{Id: aws.String("fifo"), Arn: aws.String(fifoArn), SqsParameters: &types.SqsParameters{MessageGroupId: aws.String("g1")}},
+		types.Target{Id: aws.String("failing"), Arn: aws.String("arn:aws:lambda:us-east-1:123456789012:function:f"),
+			RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(1)}, DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqQueueArn)}})
+	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "failing"}, Status: 500, Message: "boom"})
+
+	id := putEvent(t, h, entry(`{"n":1}`))
+	h.settle()
+	h.clock.Advance(time.Second)
+
+	receive := func(url string) sqstypes.Message {
+		t.Helper()
+		out := must[*sqs.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqs.ReceiveMessageInput{
+			QueueUrl: aws.String(url), MaxNumberOfMessages: 10, WaitTimeSeconds: 2,
+			MessageAttributeNames: []string{"All"}, MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{"All"},
+		}))
+		if len(out.Messages) != 1 {
+			t.Fatalf("%s: %d messages, want 1", url, len(out.Messages))
+		}
+		return out.Messages[0]
+	}
+	var ev map[string]any
+	msg := receive(targetURL)
+	if err := json.Unmarshal([]byte(aws.ToString(msg.Body)), &ev); err != nil || ev["id"] != id {
+		t.Fatalf("target message: %s", aws.ToString(msg.Body))
+	}
+	fifo := receive(fifoURL)
+	if fifo.Attributes["MessageGroupId"] != "g1" {
+		t.Fatalf("FIFO group: %v", fifo.Attributes)
+	}
+	dl := receive(dlqURL)
+	got := map[string]string{}
+	for name, v := range dl.MessageAttributes {
+		got[name] = aws.ToString(v.DataType) + ":" + aws.ToString(v.StringValue)
+	}
+	want := map[string]string{
+		"RULE_ARN": "String:" + ruleArn, "TARGET_ARN": "String:arn:aws:lambda:us-east-1:123456789012:function:f",
+		"ERROR_CODE": "String:ERROR_FROM_TARGET", "ERROR_MESSAGE": "String:boom",
+		"EXHAUSTED_RETRY_CONDITION": "String:MaximumRetryAttempts", "RETRY_ATTEMPTS": "String:1",
+	}
+	if !equalMaps(got, want) {
+		t.Fatalf("DLQ attributes:\n got  %v\n want %v", got, want)
+	}
+	if err := json.Unmarshal([]byte(aws.ToString(dl.Body)), &ev); err != nil || ev["id"] != id {
+		t.Fatalf("DLQ body: %s", aws.ToString(dl.Body))
+	}
+}

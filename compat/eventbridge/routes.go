@@ -1,0 +1,112 @@
+package eventbridge
+
+import (
+	"context"
+	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// apiDestinationTimeout is how long EventBridge waits for an API destination
+// to answer.
+const apiDestinationTimeout = 5 * time.Second
+
+// target is one target of a rule and the engine route that delivers to it.
+type target struct {
+	shape   *targetShape
+	kind    targets.Kind
+	spec    transform.Spec
+	routeID string
+}
+
+func (t *target) id() string  { return deref(t.shape.Id) }
+func (t *target) arn() string { return deref(t.shape.Arn) }
+
+func routeID(key tenantKey, bus, rule, targetID string) string {
+	return "eventbridge/" + key.account + "/" + key.region + "/" + bus + "/" + rule + "/" + targetID
+}
+
+// routeLocked builds the engine route of a rule target: where it delivers,
+// the retry policy of its RetryPolicy, and its dead-letter queue.
+func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
+	var hints *targets.Hints
+	var dest engine.Destination
+	timeout := time.Duration(0)
+	switch tg.kind {
+	case targets.SQS:
+		var group string
+		if tg.shape.SqsParameters != nil {
+			group = deref(tg.shape.SqsParameters.MessageGroupId)
+		}
+		dest = targets.Queue{Sink: s.sqs, QueueArn: tg.arn(), MessageGroupID: group}
+	case targets.APIDestination:
+		hints = &targets.Hints{}
+		var params targets.HTTPParameters
+		if p := tg.shape.HttpParameters; p != nil {
+			params = targets.HTTPParameters{
+				PathParameterValues: p.PathParameterValues, HeaderParameters: p.HeaderParameters,
+				QueryParameters: p.QueryStringParameters,
+			}
+		}
+		dest = targets.Invoke{
+			Arn: tg.arn(), Client: s.http, Resolve: s.resolveAPIDestination, Params: params,
+			Envelope: envelopeOf, Hints: hints,
+		}
+		timeout = apiDestinationTimeout
+	case targets.EventBus:
+		dest = targets.Forward{BusArn: tg.arn(), Publish: s.forward}
+	default:
+		dest = targets.Capture{Arn: tg.arn()}
+	}
+
+	var maxRetries, maxAge *int32
+	if rp := tg.shape.RetryPolicy; rp != nil {
+		maxRetries, maxAge = rp.MaximumRetryAttempts, rp.MaximumEventAgeInSeconds
+	}
+	policy := retry.New(maxRetries, maxAge)
+	policy.Jitter = s.jitter
+	if hints != nil {
+		policy.Hint = hints.Take
+	}
+
+	route := &engine.Route{
+		ID: tg.routeID,
+		Labels: map[string]string{
+			"cloud": "eventbridge", "bus": r.bus.name, "rule": r.name, "target": tg.id(),
+		},
+		Destination:     renderGuard{dest},
+		Retry:           policy,
+		MaxBatchEvents:  1,
+		ResponseTimeout: timeout,
+		NameFault:       retry.CodeForStatus,
+	}
+	if tg.kind == targets.SQS && targets.IsFIFOQueue(tg.arn()) {
+		// One send at a time keeps a FIFO queue in the order PutEvents
+		// accepted the events.
+		route.Concurrency = 1
+	}
+	if dlc := tg.shape.DeadLetterConfig; dlc != nil && deref(dlc.Arn) != "" {
+		route.DeadLetter = retry.DeadLetterPolicy(s.sqs, retry.DeadLetterTarget{
+			QueueArn: *dlc.Arn, RuleArn: r.arn, TargetArn: tg.arn(), Envelope: envelopeOf,
+		})
+	}
+	return route
+}
+
+// renderGuard reports an event whose target input could not be built (an
+// InputPath that matched nothing, a template that produced invalid JSON) as
+// a failed invocation that is never retried, so it reaches the dead-letter
+// queue or is dropped and counted, never lost silently.
+type renderGuard struct{ inner engine.Destination }
+
+func (g renderGuard) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
+	for _, it := range a.Batch.Items {
+		if m, ok := it.Meta.(*itemMeta); ok && m.renderErr != nil {
+			return engine.Outcome{Name: retry.CodeInvalidJSON, Message: "The target input could not be built: " + m.renderErr.Error()}
+		}
+	}
+	return g.inner.Deliver(ctx, a)
+}

@@ -1,0 +1,34 @@
+// Package schedule parses the ScheduleExpression of an EventBridge rule,
+// rate(...) and AWS's six-field cron(...), and computes when it next fires.
+//
+// Times are UTC, as they are for EventBridge rules. Every expression that
+// fails to parse is answered by the caller with AWS's single message,
+// "Parameter ScheduleExpression is not valid.".
+package schedule
+
+import (
+	"errors"
+	"strings"
+	"time"
+)
+
+// ErrInvalid is returned for any expression EventBridge would refuse.
+var ErrInvalid = errors.New("Parameter ScheduleExpression is not valid.")
+
+// Schedule says when a scheduled rule fires.
+type Schedule interface {
+	// Next returns the first firing strictly after t; false when there is
+	// none (a cron whose years are all past).
+	Next(t time.Time) (time.Time, bool)
+}
+
+// Parse reads "rate(value unit)" or "cron(fields)".
+func Parse(expr string) (Schedule, error) {
+	switch {
+	case strings.HasPrefix(expr, "rate(") && strings.HasSuffix(expr, ")"):
+		return parseRate(expr[len("rate(") : len(expr)-1])
+	case strings.HasPrefix(expr, "cron(") && strings.HasSuffix(expr, ")"):
+		return parseCron(expr[len("cron(") : len(expr)-1])
+	}
+	return nil, ErrInvalid
+}

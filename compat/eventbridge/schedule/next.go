@@ -1,0 +1,92 @@
+package schedule
+
+import "time"
+
+// Next implements Schedule. It walks forward field by field, skipping whole
+// years, months, days and hours that cannot match, so even a sparse
+// expression costs at most a few thousand steps.
+func (c *Cron) Next(after time.Time) (time.Time, bool) {
+	t := after.UTC().Truncate(time.Minute).Add(time.Minute)
+	for t.Year() <= lastYear {
+		y, m, d := t.Date()
+		switch {
+		case y < firstYear || !c.years[y]:
+			t = time.Date(y+1, time.January, 1, 0, 0, 0, 0, time.UTC)
+		case !c.months[m]:
+			t = time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC)
+		case !c.dayMatches(y, m, d):
+			t = time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
+		case !c.hours[t.Hour()]:
+			t = time.Date(y, m, d, t.Hour()+1, 0, 0, 0, time.UTC)
+		case !c.minutes[t.Minute()]:
+			t = t.Add(time.Minute)
+		default:
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func (c *Cron) dayMatches(y int, m time.Month, d int) bool {
+	last := daysIn(y, m)
+	if c.byWeekday {
+		return c.dow.matches(y, m, d, last)
+	}
+	return c.dom.matches(y, m, d, last)
+}
+
+func (s *daysOfMonth) matches(y int, m time.Month, d, last int) bool {
+	if s.days[d] || (s.last && d == last) {
+		return true
+	}
+	if s.lastWeekday && d == nearestWeekday(y, m, last, last) {
+		return true
+	}
+	for _, n := range s.nearest {
+		if n <= last && d == nearestWeekday(y, m, n, last) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *daysOfWeek) matches(y int, m time.Month, d, last int) bool {
+	wd := int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Weekday()) + 1
+	if s.days[wd] {
+		return true
+	}
+	for _, l := range s.last {
+		if wd == l && d+7 > last {
+			return true
+		}
+	}
+	for _, k := range s.nth {
+		if wd == k.weekday && (d-1)/7+1 == k.n {
+			return true
+		}
+	}
+	return false
+}
+
+// nearestWeekday is the Monday-to-Friday day closest to day n without
+// leaving the month: a Saturday moves to Friday (or to Monday on the 1st), a
+// Sunday to Monday (or to Friday on the last day).
+func nearestWeekday(y int, m time.Month, n, last int) int {
+	switch time.Date(y, m, n, 0, 0, 0, 0, time.UTC).Weekday() {
+	case time.Saturday:
+		if n == 1 {
+			return 3
+		}
+		return n - 1
+	case time.Sunday:
+		if n == last {
+			return n - 2
+		}
+		return n + 1
+	}
+	return n
+}
+
+func daysIn(y int, m time.Month) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}

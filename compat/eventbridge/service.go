@@ -1,0 +1,146 @@
+package eventbridge
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Config wires the EventBridge face to the rest of GridBridge.
+type Config struct {
+	Engine *engine.Engine
+	// SQS is where SQS targets and DLQ messages go (the sqssink over
+	// --sqs-endpoint); nil → an in-memory MemorySQS.
+	SQS engine.Sink
+	// HTTPClient calls API destinations and OAuth endpoints; nil →
+	// http.DefaultClient.
+	HTTPClient *http.Client
+	// Jitter spreads retry waits as EventBridge does; off, the back-off
+	// schedule is exact. Seed seeds the jitter.
+	Jitter bool
+	Seed   int64
+}
+
+// Service serves the EventBridge API and owns its buses, rules and targets.
+type Service struct {
+	engine *engine.Engine
+	clock  engine.Clock
+	sqs    engine.Sink
+	memSQS *MemorySQS
+	http   *http.Client
+	jitter func() float64
+
+	mu      sync.Mutex
+	tenants map[tenantKey]*tenant
+	// generation changes on Reset, so timers armed before it do nothing.
+	generation uint64
+}
+
+// maxRequestBody bounds a request body. PutEvents carries at most 256 KB of
+// entries; the rest is JSON framing.
+const maxRequestBody = 4 << 20
+
+// New returns the EventBridge face over cfg.Engine.
+func New(cfg Config) *Service {
+	s := &Service{
+		engine:  cfg.Engine,
+		clock:   cfg.Engine.Clock(),
+		sqs:     cfg.SQS,
+		http:    cfg.HTTPClient,
+		tenants: make(map[tenantKey]*tenant),
+	}
+	if s.sqs == nil {
+		s.memSQS = NewMemorySQS()
+		s.sqs = s.memSQS
+	}
+	if s.http == nil {
+		s.http = http.DefaultClient
+	}
+	if cfg.Jitter {
+		var mu sync.Mutex
+		rng := rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15))
+		s.jitter = func() float64 {
+			mu.Lock()
+			defer mu.Unlock()
+			return rng.Float64()
+		}
+	}
+	return s
+}
+
+// MemorySQS returns the in-memory queues SQS targets and DLQs write to when
+// Config.SQS was nil, and nil otherwise.
+func (s *Service) MemorySQS() *MemorySQS { return s.memSQS }
+
+// Register mounts the API on r: POST / with an X-Amz-Target of AWSEvents.*.
+// Other services sharing "/" are told apart by their own targets.
+func (s *Service) Register(r *mux.Router) {
+	r.Methods(http.MethodPost).Path("/").HeadersRegexp("X-Amz-Target", `^AWSEvents\.`).Handler(s)
+}
+
+// Reset forgets every bus, rule, target, archive, replay, connection and API
+// destination, stops scheduled rules and removes the delivery routes.
+func (s *Service) Reset() {
+	s.mu.Lock()
+	var routes []string
+	for _, t := range s.tenants {
+		routes = append(routes, t.shutdownLocked()...)
+	}
+	s.tenants = make(map[tenantKey]*tenant)
+	s.generation++
+	s.mu.Unlock()
+	for _, id := range routes {
+		s.engine.RemoveRoute(id, "Reset")
+	}
+	if s.memSQS != nil {
+		s.memSQS.Reset()
+	}
+}
+
+// call is one API request on its way through an operation.
+type call struct {
+	ctx    context.Context
+	caller awsjson.Caller
+	body   []byte
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	requestID := uuid.NewString()
+	defer func() {
+		if p := recover(); p != nil {
+			awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeInternal, "GridBridge failed to handle the request."))
+		}
+	}()
+	name := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AWSEvents.")
+	op, ok := operation(name)
+	if !ok {
+		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeUnknownOperation,
+			"GridBridge does not implement the EventBridge operation "+name+"."))
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	if err != nil {
+		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeSerialization, "The request body could not be read."))
+		return
+	}
+	if len(body) > maxRequestBody {
+		awsjson.WriteError(w, requestID, awsjson.Validation("The request body is larger than GridBridge accepts (%d bytes).", maxRequestBody))
+		return
+	}
+	result, err := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), body: body})
+	if err != nil {
+		awsjson.WriteError(w, requestID, err)
+		return
+	}
+	awsjson.WriteResult(w, requestID, result)
+}

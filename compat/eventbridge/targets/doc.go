@@ -1,0 +1,9 @@
+// Package targets delivers EventBridge events to rule targets, as
+// engine.Destination values: SQS queues (through an engine.Sink), API
+// destinations over HTTP, other event buses, and every other AWS service,
+// whose invocations GridBridge captures in its journal instead of making.
+//
+// Each destination reports a failure with the error code EventBridge puts in
+// a dead-letter message's ERROR_CODE attribute; package retry decides from
+// that code whether the failure is retried.
+package targets

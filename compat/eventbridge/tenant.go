@@ -1,0 +1,118 @@
+package eventbridge
+
+import (
+	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
+)
+
+const defaultBus = "default"
+
+// tenantKey is one account in one region: EventBridge resources never cross
+// that boundary except through ARNs.
+type tenantKey struct {
+	account string
+	region  string
+}
+
+// tenant holds everything one account has in one region.
+type tenant struct {
+	key             tenantKey
+	buses           map[string]*bus
+	archives        map[string]*archive
+	replays         map[string]*replay
+	connections     map[string]*connection
+	apiDestinations map[string]*apiDestination
+	// tags by resource ARN; the default bus's survive because it is never
+	// deleted, while a deleted rule or bus takes its tags with it.
+	tags map[string][]tagShape
+}
+
+// tenantLocked returns the tenant of key, creating it with its default bus
+// on first use.
+func (s *Service) tenantLocked(key tenantKey) *tenant {
+	if t, ok := s.tenants[key]; ok {
+		return t
+	}
+	t := &tenant{
+		key:             key,
+		buses:           make(map[string]*bus),
+		archives:        make(map[string]*archive),
+		replays:         make(map[string]*replay),
+		connections:     make(map[string]*connection),
+		apiDestinations: make(map[string]*apiDestination),
+		tags:            make(map[string][]tagShape),
+	}
+	t.buses[defaultBus] = newBus(key, defaultBus, s.clock.Now())
+	s.tenants[key] = t
+	return t
+}
+
+// callerTenantLocked is the tenant of the account and region that signed c.
+func (s *Service) callerTenantLocked(c *call) *tenant {
+	return s.tenantLocked(tenantKey{account: c.caller.Account, region: c.caller.Region})
+}
+
+// shutdownLocked stops the tenant's timers and returns its route ids, for
+// Reset.
+func (t *tenant) shutdownLocked() []string {
+	var routes []string
+	for _, b := range t.buses {
+		for _, r := range b.rules {
+			r.stopSchedule()
+			for _, tg := range r.targets {
+				routes = append(routes, tg.routeID)
+			}
+		}
+	}
+	return routes
+}
+
+// bus is one event bus and its rules.
+type bus struct {
+	name, arn   string
+	description *string
+	kmsKey      *string
+	deadLetter  *deadLetterConfig
+	logConfig   *logConfig
+	created     time.Time
+	modified    time.Time
+	rules       map[string]*rule
+	// matcher holds the patterns of the bus's enabled rules, by rule name.
+	matcher *pattern.Matcher
+	// policy holds PutPermission statements, in the order they were added;
+	// rawPolicy a whole policy given with PutPermission's Policy member.
+	policy    []policyStatement
+	rawPolicy *string
+}
+
+func newBus(key tenantKey, name string, now time.Time) *bus {
+	return &bus{
+		name: name, arn: busArn(key, name), created: now, modified: now,
+		rules: make(map[string]*rule), matcher: pattern.NewMatcher(),
+	}
+}
+
+// busLocked resolves an EventBusName member (a name, an ARN, or nil for the
+// default bus) to a bus, answering AWS's ResourceNotFoundException.
+func (s *Service) busLocked(c *call, nameOrArn *string) (*tenant, *bus, error) {
+	t, name := s.busRefLocked(c, nameOrArn)
+	b, ok := t.buses[name]
+	if !ok {
+		return t, nil, awsjson.NotFound("Event bus %s does not exist.", name)
+	}
+	return t, b, nil
+}
+
+// busRefLocked names the tenant and bus an EventBusName member refers to,
+// whether or not the bus exists.
+func (s *Service) busRefLocked(c *call, nameOrArn *string) (*tenant, string) {
+	if nameOrArn == nil || *nameOrArn == "" {
+		return s.callerTenantLocked(c), defaultBus
+	}
+	if key, name, ok := parseBusArn(*nameOrArn); ok {
+		return s.tenantLocked(key), name
+	}
+	return s.callerTenantLocked(c), *nameOrArn
+}
