@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
@@ -33,6 +34,7 @@ func (s *Server) newFaces() ([]face, error) {
 		PublicTLSBaseURL: s.TLSURL,
 		HTTPClient:       client,
 		DeadLetterSink:   sinks.blob,
+		AzureStorage:     s.opts.AzureStorage,
 		RetryPolicy:      s.eventGridRetry,
 		DeadLetterPolicy: eventGridDeadLetters,
 		Jitter:           !s.opts.DisableJitter,
@@ -46,7 +48,15 @@ func (s *Server) newFaces() ([]face, error) {
 		DeadLetterSink: sinks.blob,
 		HTTPClient:     client,
 	})
-	return []face{ns, eg}, nil
+	eb := eventbridge.New(eventbridge.Config{
+		Engine:     s.engine,
+		SQS:        sinks.sqs, // nil keeps SQS targets and DLQs in memory
+		HTTPClient: client,
+		Jitter:     !s.opts.DisableJitter,
+		Seed:       s.opts.Seed,
+	})
+	s.memorySQS = eb.MemorySQS()
+	return []face{ns, eg, eb}, nil
 }
 
 // tlsHost is the host:port clients reach the TLS listener on, without a

@@ -32,6 +32,8 @@ func (s *Server) registerInspection(r *mux.Router) {
 	r.HandleFunc("/faults", s.handleFaultAdd).Methods(http.MethodPost)
 	r.HandleFunc("/faults", s.handleFaultsClear).Methods(http.MethodDelete)
 	r.HandleFunc("/faults/{id}", s.handleFaultRemove).Methods(http.MethodDelete)
+	r.HandleFunc("/sqs", s.handleSQSQueues).Methods(http.MethodGet)
+	r.HandleFunc("/sqs/messages", s.handleSQSMessages).Methods(http.MethodGet)
 	r.HandleFunc("/reset", s.handleReset).Methods(http.MethodPost)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inspectError(w, http.StatusNotFound, "no inspection endpoint %s %s; see the README's inspection API table", r.Method, r.URL.Path)
@@ -334,6 +336,58 @@ func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// SQSMessageView is one message of the in-memory SQS default.
+type SQSMessageView struct {
+	Body            json.RawMessage    `json:"body"`
+	Attributes      []engine.Attribute `json:"attributes,omitempty"`
+	MessageGroupID  string             `json:"messageGroupId,omitempty"`
+	DeduplicationID string             `json:"deduplicationId,omitempty"`
+}
+
+// memorySQSOrConflict answers 409 when SQS is a real server: its messages
+// are read with the SQS SDK there, not here.
+func (s *Server) memorySQSOrConflict(w http.ResponseWriter) bool {
+	if s.memorySQS == nil {
+		inspectError(w, http.StatusConflict, "SQS targets and dead-letter queues go to %s; read them with the SQS SDK", s.opts.SQSEndpoint)
+		return false
+	}
+	return true
+}
+
+func (s *Server) handleSQSQueues(w http.ResponseWriter, _ *http.Request) {
+	if !s.memorySQSOrConflict(w) {
+		return
+	}
+	type queue struct {
+		ARN      string `json:"arn"`
+		Messages int    `json:"messages"`
+	}
+	out := []queue{}
+	for _, arn := range s.memorySQS.Queues() {
+		out = append(out, queue{ARN: arn, Messages: len(s.memorySQS.Messages(arn))})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"queues": out})
+}
+
+// handleSQSMessages lists ?queue=<arn>'s messages, oldest first, without
+// removing them.
+func (s *Server) handleSQSMessages(w http.ResponseWriter, r *http.Request) {
+	if !s.memorySQSOrConflict(w) {
+		return
+	}
+	arn := r.URL.Query().Get("queue")
+	if arn == "" {
+		inspectError(w, http.StatusBadRequest, "give the queue ARN: ?queue=arn:aws:sqs:<region>:<account>:<name>")
+		return
+	}
+	out := []SQSMessageView{}
+	for _, m := range s.memorySQS.Messages(arn) {
+		out = append(out, SQSMessageView{Body: inlineBody(m.Body), Attributes: m.Attributes,
+			MessageGroupID: m.MessageGroupID, DeduplicationID: m.DeduplicationID})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"messages": out})
 }
 
 func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {

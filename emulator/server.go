@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -35,6 +36,9 @@ type Server struct {
 	router  *mux.Router
 	faces   []face
 	sinks   deadLetterSinks
+	// memorySQS holds SQS target messages and DLQ records when no
+	// --sqs-endpoint is configured; nil otherwise.
+	memorySQS *eventbridge.MemorySQS
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server

@@ -1,0 +1,170 @@
+package topology
+
+import "encoding/json"
+
+// Defaults of the eventbridge section: what GridBridge assumes for a caller
+// whose credentials name no account or region.
+const (
+	DefaultRegion  = "us-east-1"
+	DefaultAccount = "000000000000"
+)
+
+// defaultBus is the bus every account has; it is never created.
+const defaultBus = "default"
+
+// maxTargetsPerRule is AWS's limit; a sixth target is refused.
+const maxTargetsPerRule = 5
+
+func (d *decoder) eventBridge(top *object) *EventBridge {
+	sec := top.object("eventbridge", []string{"region", "account", "buses", "v2"}, false)
+	if sec == nil {
+		return nil
+	}
+	eb := &EventBridge{Region: DefaultRegion, Account: DefaultAccount}
+	if sec.has("region") {
+		eb.Region = sec.checkedText("region", checkRegion)
+	}
+	if sec.has("account") {
+		eb.Account = sec.checkedText("account", checkAccount)
+	}
+	buses := newUniqueNames("bus name", false)
+	for _, it := range sec.list("buses") {
+		if b, o := d.bus(it); o != nil {
+			buses.add(o, "name", b.Name)
+			eb.Buses = append(eb.Buses, b)
+		}
+	}
+	if v2 := sec.object("v2", []string{"buses"}, false); v2 != nil {
+		eb.V2Buses = d.v2Buses(v2)
+	}
+	return eb
+}
+
+func (d *decoder) bus(it item) (Bus, *object) {
+	o, ok := d.object(it.node, it.path, it.line, []string{"name", "description", "rules"}, true)
+	if !ok {
+		return Bus{}, nil
+	}
+	b := Bus{Source: Source{Line: o.line, Field: it.path}}
+	if o.require("name") {
+		b.Name = o.checkedText("name", checkBusName)
+	}
+	if o.has("description") {
+		b.Description = o.text("description")
+		if b.Name == defaultBus {
+			o.problem("description", "cannot be set on the default bus, which GridBridge does not create")
+		}
+	}
+	rules := newUniqueNames("rule name", false)
+	for _, rit := range o.list("rules") {
+		if r, ro := d.rule(rit, b.Name); ro != nil {
+			rules.add(ro, "name", r.Name)
+			b.Rules = append(b.Rules, r)
+		}
+	}
+	return b, o
+}
+
+func (d *decoder) rule(it item, bus string) (Rule, *object) {
+	o, ok := d.object(it.node, it.path, it.line, []string{"name", "description", "state", "eventPattern",
+		"scheduleExpression", "roleArn", "targets"}, true)
+	if !ok {
+		return Rule{}, nil
+	}
+	r := Rule{Source: Source{Line: o.line, Field: it.path}}
+	if o.require("name") {
+		r.Name = o.checkedText("name", awsName(64))
+	}
+	if o.has("description") {
+		r.Description = o.text("description")
+	}
+	if o.has("state") {
+		r.State = o.choice("state", "ENABLED", "DISABLED", "ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS")
+	}
+	if o.has("eventPattern") {
+		r.EventPattern = o.jsonText("eventPattern", true)
+	}
+	if o.has("scheduleExpression") {
+		r.ScheduleExpression = o.checkedText("scheduleExpression", checkSchedule)
+		if bus != defaultBus && bus != "" {
+			o.problem("scheduleExpression", "is supported only on the default bus (AWS refuses a schedule on bus %q)", bus)
+		}
+	}
+	if !o.has("eventPattern") && !o.has("scheduleExpression") {
+		d.add(o.line, it.path, "needs eventPattern or scheduleExpression (or both)")
+	}
+	if o.has("roleArn") {
+		r.RoleArn = o.checkedText("roleArn", checkARN)
+	}
+	targets := o.list("targets")
+	if len(targets) > maxTargetsPerRule {
+		o.problem("targets", "has %d targets; a rule has at most %d", len(targets), maxTargetsPerRule)
+	}
+	ids := newUniqueNames("target id", false)
+	for _, tit := range targets {
+		if t, to := d.target(tit); to != nil {
+			ids.add(to, "id", t.ID)
+			r.Targets = append(r.Targets, t)
+		}
+	}
+	return r, o
+}
+
+func (d *decoder) target(it item) (Target, *object) {
+	members, o := d.awsStruct(it.node, it.path, it.line, targetShape())
+	if o == nil {
+		return Target{}, nil
+	}
+	t := Target{Source: Source{Line: o.line, Field: it.path}, Members: members}
+	_ = json.Unmarshal(members["Id"], &t.ID)
+	_ = json.Unmarshal(members["Arn"], &t.Arn)
+	inputs := 0
+	for _, m := range []string{"input", "inputPath", "inputTransformer"} {
+		if o.has(m) {
+			inputs++
+		}
+	}
+	if inputs > 1 {
+		d.add(o.line, it.path, "input, inputPath and inputTransformer exclude each other; set one")
+	}
+	return t, o
+}
+
+// targetShape is a PutTargets target, member for member.
+func targetShape() []member {
+	return []member{
+		{name: "Id", kind: textMember, required: true, check: awsName(64)},
+		{name: "Arn", kind: textMember, required: true, check: checkARN},
+		{name: "RoleArn", kind: textMember, check: checkARN},
+		{name: "Input", kind: jsonTextMember},
+		{name: "InputPath", kind: textMember},
+		{name: "InputTransformer", kind: structMember, shape: []member{
+			{name: "InputPathsMap", kind: textMapMember},
+			{name: "InputTemplate", kind: textMember, required: true},
+		}},
+		{name: "RetryPolicy", kind: structMember, shape: []member{
+			{name: "MaximumRetryAttempts", kind: intMember},
+			{name: "MaximumEventAgeInSeconds", kind: intMember},
+		}},
+		{name: "DeadLetterConfig", kind: structMember, shape: []member{
+			{name: "Arn", kind: textMember, required: true, check: checkARN},
+		}},
+		{name: "SqsParameters", kind: structMember, shape: []member{
+			{name: "MessageGroupId", kind: textMember},
+		}},
+		{name: "HttpParameters", kind: structMember, shape: []member{
+			{name: "PathParameterValues", kind: textListMember},
+			{name: "HeaderParameters", kind: textMapMember},
+			{name: "QueryStringParameters", kind: textMapMember},
+		}},
+		{name: "KinesisParameters", kind: structMember, shape: []member{
+			{name: "PartitionKeyPath", kind: textMember, required: true},
+		}},
+		{name: "RunCommandParameters", kind: rawMember},
+		{name: "EcsParameters", kind: rawMember},
+		{name: "BatchParameters", kind: rawMember},
+		{name: "RedshiftDataParameters", kind: rawMember},
+		{name: "SageMakerPipelineParameters", kind: rawMember},
+		{name: "AppSyncParameters", kind: rawMember},
+	}
+}

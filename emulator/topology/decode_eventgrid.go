@@ -1,0 +1,138 @@
+package topology
+
+// Defaults of the eventgrid section: the ones GridBridge's testkit uses, so
+// a test reaches topology resources with the testkit's own helpers.
+const (
+	DefaultSubscriptionID = "00000000-0000-0000-0000-000000000000"
+	DefaultResourceGroup  = "gridbridge"
+	DefaultLocation       = "westus"
+)
+
+// Event Grid's schema names, as ARM spells them.
+const (
+	schemaEventGrid   = "EventGridSchema"
+	schemaCloudEvents = "CloudEventSchemaV1_0"
+	schemaCustomInput = "CustomEventSchema" // a topic's inputSchema
+	schemaCustomOut   = "CustomInputSchema" // a subscription's eventDeliverySchema
+)
+
+func (d *decoder) eventGrid(top *object) *EventGrid {
+	sec := top.object("eventgrid", []string{"subscriptionId", "resourceGroup", "location", "topics", "namespaces"}, false)
+	if sec == nil {
+		return nil
+	}
+	eg := &EventGrid{SubscriptionID: DefaultSubscriptionID, ResourceGroup: DefaultResourceGroup, Location: DefaultLocation}
+	if sec.has("subscriptionId") {
+		eg.SubscriptionID = sec.checkedText("subscriptionId", checkSegment)
+	}
+	if sec.has("resourceGroup") {
+		eg.ResourceGroup = sec.checkedText("resourceGroup", checkSegment)
+	}
+	if sec.has("location") && sec.require("location") {
+		eg.Location = sec.text("location")
+	}
+	topics := newUniqueNames("topic name", true)
+	for _, it := range sec.list("topics") {
+		if t, o := d.topic(it); o != nil {
+			topics.add(o, "name", t.Name)
+			eg.Topics = append(eg.Topics, t)
+		}
+	}
+	namespaces := newUniqueNames("namespace name", true)
+	for _, it := range sec.list("namespaces") {
+		if ns, o := d.namespace(it); o != nil {
+			namespaces.add(o, "name", ns.Name)
+			eg.Namespaces = append(eg.Namespaces, ns)
+		}
+	}
+	return eg
+}
+
+func (d *decoder) topic(it item) (Topic, *object) {
+	o, ok := d.object(it.node, it.path, it.line, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions"}, false)
+	if !ok {
+		return Topic{}, nil
+	}
+	t := Topic{Source: Source{Line: o.line, Field: it.path}, InputSchema: schemaEventGrid}
+	if o.require("name") {
+		t.Name = o.checkedText("name", checkTopicName)
+	}
+	if o.has("inputSchema") {
+		t.InputSchema = o.choice("inputSchema", schemaEventGrid, schemaCloudEvents, schemaCustomInput)
+	}
+	if o.has("inputSchemaMapping") {
+		t.InputSchemaMapping = o.jsonObject("inputSchemaMapping")
+		if t.InputSchema != schemaCustomInput {
+			o.problem("inputSchemaMapping", "applies only to a topic whose inputSchema is %s", schemaCustomInput)
+		}
+	}
+	t.Keys = d.keys(o)
+	subs := newUniqueNames("event subscription name", true)
+	for _, sit := range o.list("subscriptions") {
+		if s, so := d.eventSubscription(sit); so != nil {
+			subs.add(so, "name", s.Name)
+			t.Subscriptions = append(t.Subscriptions, s)
+		}
+	}
+	return t, o
+}
+
+// keys reads an optional keys field: {key1, key2}, each base64.
+func (d *decoder) keys(o *object) Keys {
+	k := o.object("keys", []string{"key1", "key2"}, false)
+	if k == nil {
+		return Keys{}
+	}
+	return Keys{Key1: k.checkedText("key1", checkKey), Key2: k.checkedText("key2", checkKey)}
+}
+
+func (d *decoder) eventSubscription(it item) (EventSubscription, *object) {
+	o, ok := d.object(it.node, it.path, it.line, []string{"name", "webhook", "destination", "eventDeliverySchema",
+		"filter", "retryPolicy", "deadLetter", "skipValidation"}, false)
+	if !ok {
+		return EventSubscription{}, nil
+	}
+	s := EventSubscription{Source: Source{Line: o.line, Field: it.path}}
+	if o.require("name") {
+		s.Name = o.checkedText("name", armName(3, 64))
+	}
+	switch {
+	case o.has("webhook") && o.has("destination"):
+		o.problem("destination", "cannot be set together with webhook (webhook is the short form of a WebHook destination)")
+	case o.has("webhook"):
+		s.Webhook = o.checkedText("webhook", checkHTTPURL)
+	case o.has("destination"):
+		s.Destination = o.jsonObject("destination")
+	default:
+		d.add(o.line, it.path, "needs webhook (an http(s) URL) or destination (an ARM destination object)")
+	}
+	if o.has("eventDeliverySchema") {
+		s.EventDeliverySchema = o.choice("eventDeliverySchema", schemaEventGrid, schemaCloudEvents, schemaCustomOut)
+	}
+	if o.has("filter") {
+		s.Filter = o.jsonObject("filter")
+	}
+	if rp := o.object("retryPolicy", []string{"maxDeliveryAttempts", "eventTimeToLiveInMinutes"}, false); rp != nil {
+		// Azure's limits: 1 to 30 attempts, 1 minute to 1 day.
+		s.RetryPolicy = &RetryPolicy{
+			MaxDeliveryAttempts:      rp.intRange("maxDeliveryAttempts", 1, 30),
+			EventTimeToLiveInMinutes: rp.intRange("eventTimeToLiveInMinutes", 1, 1440),
+		}
+	}
+	if dl := o.object("deadLetter", []string{"account", "container"}, false); dl != nil {
+		s.DeadLetter = &DeadLetter{}
+		if dl.require("account") {
+			s.DeadLetter.Account = dl.checkedText("account", checkStorageAccount)
+		}
+		if dl.require("container") {
+			s.DeadLetter.Container = dl.checkedText("container", checkContainer)
+		}
+	}
+	if o.has("skipValidation") {
+		s.SkipValidation = o.boolean("skipValidation")
+		if !o.has("webhook") {
+			o.problem("skipValidation", "applies only to a webhook subscription")
+		}
+	}
+	return s, o
+}
