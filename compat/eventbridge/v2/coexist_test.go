@@ -1,0 +1,58 @@
+package eventsv2
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// TestEB_D1_CoexistsWithClassicFace mounts the classic EventBridge face and
+// this one on one router and one engine, as the emulator does: each answers
+// its own target prefix, and their buses are apart.
+func TestEB_D1_CoexistsWithClassicFace(t *testing.T) {
+	t.Parallel()
+	eng := engine.New(engine.NewVirtualClock(t0, 0), engine.NewJournal(0))
+	classic := eventbridge.New(eventbridge.Config{Engine: eng})
+	v2 := New(Config{Engine: eng, SQS: classic.MemorySQS()})
+	r := mux.NewRouter()
+	classic.Register(r)
+	v2.Register(r)
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+
+	call := func(target, body string) map[string]any {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(body))
+		req.Header.Set("X-Amz-Target", target)
+		req.Header.Set("Content-Type", "application/x-amz-json-1.1")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", target, resp.StatusCode, out)
+		}
+		return out
+	}
+	call("AWSEventsV2.CreateEventBus", `{"Name":"orders"}`)
+	classicBuses := call("AWSEvents.ListEventBuses", `{}`)["EventBuses"].([]any)
+	for _, b := range classicBuses {
+		if b.(map[string]any)["Name"] == "orders" {
+			t.Fatalf("a v2 bus shows on the classic face: %v", classicBuses)
+		}
+	}
+	v2Buses := call("AWSEventsV2.ListEventBuses", `{}`)["EventBuses"].([]any)
+	if len(v2Buses) != 1 || v2Buses[0].(map[string]any)["Name"] != "orders" {
+		t.Fatalf("v2 buses = %v", v2Buses)
+	}
+}

@@ -1,0 +1,99 @@
+package eventsv2
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/v2model"
+)
+
+// maxRequestBody bounds what one API request may send. PutEvents, the
+// largest, is limited to 256 KiB of entries; the rest is JSON framing.
+const maxRequestBody = 1 << 20
+
+// operation is one API operation: how to decode its input and run it.
+type operation struct {
+	name          string
+	input, output reflect.Type
+	run           func(s *Service, sc scope, body []byte) (any, error)
+}
+
+// op builds an operation whose input decodes into In.
+func op[In, Out any](name string, run func(s *Service, sc scope, in *In) (Out, error)) operation {
+	return operation{
+		name:   name,
+		input:  reflect.TypeFor[In](),
+		output: reflect.TypeFor[Out](),
+		run: func(s *Service, sc scope, body []byte) (any, error) {
+			var in In
+			if err := awsjson.Decode(body, &in); err != nil {
+				return nil, err
+			}
+			return run(s, sc, &in)
+		},
+	}
+}
+
+// operations lists the API (EB-D1), as service-2.json declares it.
+func operations() []operation {
+	return []operation{
+		op("CreateEventBus", (*Service).createEventBus),
+		op("DescribeEventBus", (*Service).describeEventBus),
+		op("ListEventBuses", (*Service).listEventBuses),
+		op("DeleteEventBus", (*Service).deleteEventBus),
+		op("PutEvents", (*Service).putEvents),
+		op("CreateSubscriber", (*Service).createSubscriber),
+		op("DescribeSubscriber", (*Service).describeSubscriber),
+		op("ListSubscribers", (*Service).listSubscribers),
+		op("UpdateSubscriber", (*Service).updateSubscriber),
+		op("DeleteSubscriber", (*Service).deleteSubscriber),
+	}
+}
+
+func findOperation(name string) (operation, bool) {
+	for _, o := range operations() {
+		if o.name == name {
+			return o, true
+		}
+	}
+	return operation{}, false
+}
+
+// serveAPI answers one AWS JSON 1.1 request. Whatever the request holds, the
+// answer is a result or a 4xx error in EventBridge's shape; a 5xx means a
+// GridBridge bug.
+func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
+	requestID := s.newID(IDKindRequest)
+	defer func() {
+		if v := recover(); v != nil {
+			awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeInternal, fmt.Sprintf("GridBridge failed on this request (a bug worth reporting): %v", v)))
+		}
+	}()
+	name := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), v2model.TargetPrefix+".")
+	o, ok := findOperation(name)
+	if !ok {
+		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeUnknownOperation,
+			fmt.Sprintf("Operation %s is not part of the EventBridge v2 API (%s.<Operation>).", name, v2model.TargetPrefix)))
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	if err != nil {
+		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeSerialization, "The request body could not be read: "+err.Error()))
+		return
+	}
+	if len(body) > maxRequestBody {
+		awsjson.WriteError(w, requestID, awsjson.Validation("The request body is larger than %d bytes.", maxRequestBody))
+		return
+	}
+	caller := awsjson.CallerOf(r)
+	out, err := o.run(s, scope{account: caller.Account, region: caller.Region}, body)
+	if err != nil {
+		awsjson.WriteError(w, requestID, err)
+		return
+	}
+	awsjson.WriteResult(w, requestID, out)
+}

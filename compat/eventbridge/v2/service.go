@@ -1,0 +1,160 @@
+package eventsv2
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/v2model"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Config wires a Service to the rest of GridBridge.
+type Config struct {
+	// Engine delivers, retries and journals; its clock is the service's
+	// clock. Nil means a private engine on the real clock.
+	Engine *engine.Engine
+	// SQS writes to SQS queues: the messages of SQS targets and the
+	// dead-letter records (an sqssink.Sink for a real SQS server). Nil means
+	// an in-memory engine.MemorySink.
+	SQS engine.Sink
+	// HTTPClient calls targets that are http(s) URLs. Nil means a client
+	// without a timeout of its own: InvocationTimeoutSeconds bounds each call
+	// on the emulator clock.
+	HTTPClient *http.Client
+	// Jitter spreads retry waits by up to ±20 %, as the cloud does; off, the
+	// schedule is exact (1 s, 2 s, 4 s, …) for tests that assert times.
+	Jitter bool
+	// Seed makes the jitter reproducible.
+	Seed int64
+	// NewID returns the id of a new resource of kind (one of the IDKind
+	// constants). Nil means random ids. Tests set it to get known ARNs, e.g.
+	// the seed's arn:aws:events:…:event-busv2/orders/EXAMPLE1234567890abcdef.
+	NewID func(kind string) string
+}
+
+// Kinds of generated ids, for Config.NewID.
+const (
+	IDKindEventBus   = "event-busv2" // the last part of a bus ARN
+	IDKindSubscriber = "subscriber"  // the last part of a subscriber ARN
+	IDKindEvent      = "event"       // an EventId
+	IDKindRequest    = "request"     // a request id: API responses, target requests
+	IDKindRecord     = "record"      // a dead-letter record's id (its FIFO deduplication id)
+)
+
+// Service is GridBridge's face of EventBridge event buses v2: the API of
+// EB-D1 and the delivery, retry and dead-letter behaviour of EB-1 … EB-13.
+// All of its state hangs off the value; two services are independent.
+type Service struct {
+	engine     *engine.Engine
+	clock      engine.Clock
+	sqs        engine.Sink
+	httpClient *http.Client
+	jitter     bool
+	seed       int64
+	newIDFunc  func(kind string) string
+
+	mu     sync.Mutex
+	scopes map[scope]*scopeState
+}
+
+// scopeState holds one account and region's buses and subscribers by name.
+type scopeState struct {
+	buses       map[string]*eventBus
+	subscribers map[string]*subscriber
+}
+
+// New returns a service with no buses.
+func New(cfg Config) *Service {
+	s := &Service{
+		engine:     cfg.Engine,
+		sqs:        cfg.SQS,
+		httpClient: cfg.HTTPClient,
+		jitter:     cfg.Jitter,
+		seed:       cfg.Seed,
+		newIDFunc:  cfg.NewID,
+		scopes:     make(map[scope]*scopeState),
+	}
+	if s.engine == nil {
+		s.engine = engine.New(engine.NewRealClock(), engine.NewJournal(0))
+	}
+	if s.sqs == nil {
+		s.sqs = engine.NewMemorySink()
+	}
+	if s.httpClient == nil {
+		s.httpClient = &http.Client{}
+	}
+	s.clock = s.engine.Clock()
+	return s
+}
+
+// Register mounts the API on r: POST / with an X-Amz-Target of
+// "AWSEventsV2.<Operation>". The header matcher leaves every other request
+// to "/" (the classic EventBridge face's "AWSEvents.…", other services) to
+// the routes that claim it.
+func (s *Service) Register(r *mux.Router) {
+	r.Methods(http.MethodPost).Path("/").
+		HeadersRegexp("X-Amz-Target", `^`+regexp.QuoteMeta(v2model.TargetPrefix+".")).
+		HandlerFunc(s.serveAPI)
+}
+
+// Reset deletes every bus and subscriber. What subscribers still held is
+// abandoned: the caller asked for a clean slate.
+func (s *Service) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, st := range s.scopes {
+		for _, sub := range st.subscribers {
+			sub.close()
+			s.engine.RemoveRoute(sub.routeID, engine.ReasonRouteDeleted)
+		}
+	}
+	s.scopes = make(map[scope]*scopeState)
+}
+
+// newID returns an id of kind from Config.NewID, or a random one.
+func (s *Service) newID(kind string) string {
+	if s.newIDFunc != nil {
+		if id := s.newIDFunc(kind); id != "" {
+			return id
+		}
+	}
+	switch kind {
+	case IDKindEventBus, IDKindSubscriber:
+		return strings.ReplaceAll(uuid.NewString(), "-", "")
+	default:
+		return uuid.NewString()
+	}
+}
+
+// scopeLocked returns sc's state, creating it; for writes. Reads use
+// s.scopes[sc] and the nil-safe lookups below, so unknown callers leave no
+// state behind.
+func (s *Service) scopeLocked(sc scope) *scopeState {
+	st, ok := s.scopes[sc]
+	if !ok {
+		st = &scopeState{buses: make(map[string]*eventBus), subscribers: make(map[string]*subscriber)}
+		s.scopes[sc] = st
+	}
+	return st
+}
+
+// busNamed returns the bus called name, or nil; st may be nil.
+func (st *scopeState) busNamed(name string) *eventBus {
+	if st == nil {
+		return nil
+	}
+	return st.buses[name]
+}
+
+// subscriberNamed returns the subscriber called name, or nil; st may be nil.
+func (st *scopeState) subscriberNamed(name string) *subscriber {
+	if st == nil {
+		return nil
+	}
+	return st.subscribers[name]
+}
