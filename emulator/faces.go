@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
+	eventsv2 "github.com/gridbridge/gridbridge/compat/eventbridge/v2"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
@@ -55,7 +56,20 @@ func (s *Server) newFaces() ([]face, error) {
 		Seed:       s.opts.Seed,
 	})
 	s.memorySQS = eb.MemorySQS()
-	return []face{ns, eg, eb}, nil
+	v2SQS := sinks.sqs
+	if v2SQS == nil {
+		// Bus-v2 subscribers share the classic face's in-memory SQS, so
+		// /_emulator/sqs shows every queue.
+		v2SQS = s.memorySQS
+	}
+	s.eventsV2 = eventsv2.New(eventsv2.Config{
+		Engine:     s.engine,
+		SQS:        v2SQS,
+		HTTPClient: client,
+		Jitter:     !s.opts.DisableJitter,
+		Seed:       s.opts.Seed,
+	})
+	return []face{ns, eg, eb, s.eventsV2}, nil
 }
 
 // tlsHost is the host:port clients reach the TLS listener on, without a

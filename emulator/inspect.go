@@ -32,6 +32,8 @@ func (s *Server) registerInspection(r *mux.Router) {
 	r.HandleFunc("/faults", s.handleFaultAdd).Methods(http.MethodPost)
 	r.HandleFunc("/faults", s.handleFaultsClear).Methods(http.MethodDelete)
 	r.HandleFunc("/faults/{id}", s.handleFaultRemove).Methods(http.MethodDelete)
+	r.HandleFunc("/eventbridge/subscribers", s.handleSubscribers).Methods(http.MethodGet)
+	r.HandleFunc("/eventbridge/delivery-attempts", s.handleDeliveryAttempts).Methods(http.MethodGet)
 	r.HandleFunc("/sqs", s.handleSQSQueues).Methods(http.MethodGet)
 	r.HandleFunc("/sqs/messages", s.handleSQSMessages).Methods(http.MethodGet)
 	r.HandleFunc("/reset", s.handleReset).Methods(http.MethodPost)
@@ -336,6 +338,23 @@ func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleSubscribers reports every bus-v2 subscriber's counters (EB-D4):
+// EventsDropped, OnFailureDestinationFailed, deliveries, retries.
+func (s *Server) handleSubscribers(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"subscribers": s.eventsV2.Metrics()})
+}
+
+// handleDeliveryAttempts lists a bus-v2 subscriber's EVENT_DELIVERY_ATTEMPT
+// log records (EB-8): ?subscriber=<subscriber ARN>.
+func (s *Server) handleDeliveryAttempts(w http.ResponseWriter, r *http.Request) {
+	arn := r.URL.Query().Get("subscriber")
+	if arn == "" {
+		inspectError(w, http.StatusBadRequest, "give the subscriber ARN: ?subscriber=arn:aws:events:<region>:<account>:subscriber/<name>/<id>")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"attempts": s.eventsV2.DeliveryAttempts(arn)})
 }
 
 // SQSMessageView is one message of the in-memory SQS default.

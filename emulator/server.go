@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
+	eventsv2 "github.com/gridbridge/gridbridge/compat/eventbridge/v2"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -39,6 +40,7 @@ type Server struct {
 	// memorySQS holds SQS target messages and DLQ records when no
 	// --sqs-endpoint is configured; nil otherwise.
 	memorySQS *eventbridge.MemorySQS
+	eventsV2  *eventsv2.Service
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server
