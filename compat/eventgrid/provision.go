@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/webhook"
@@ -26,7 +27,7 @@ import (
 func (s *Service) provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *resource.Error {
 	sub.ProvisioningState = resource.StateSucceeded
 	target := sub.WebHookURL()
-	if target == "" || s.cfg.SkipValidation {
+	if target == "" || s.cfg.SkipValidation || arm.SkipValidation(ctx) {
 		return nil
 	}
 	cloudEvents := sub.DeliverySchema(t.InputSchema) == egevent.CloudEventSchemaV10

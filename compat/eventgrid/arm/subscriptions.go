@@ -104,7 +104,7 @@ func (h *Handler) store(w http.ResponseWriter, r *http.Request, tg armpath.Targe
 		writeError(w, err)
 		return
 	}
-	if err := h.Hooks.Provision(r.Context(), t, sub, prev); err != nil {
+	if err := h.Hooks.Provision(provisionContext(r), t, sub, prev); err != nil {
 		writeError(w, err)
 		return
 	}

@@ -65,6 +65,10 @@ func (h *Handler) putTopic(w http.ResponseWriter, r *http.Request, tg armpath.Ta
 	if existing == nil {
 		t.Key1, t.Key2, t.MetricResourceID = h.Hooks.NewKey(), h.Hooks.NewKey(), h.Hooks.NewID()
 	}
+	if err := fixedKeys(r, t); err != nil {
+		writeError(w, err)
+		return
+	}
 	if holder := h.Store.PutTopic(t); holder != nil {
 		writeError(w, &resource.Error{Status: http.StatusConflict, Code: resource.CodeConflict,
 			Message: "Topic with the specified name already exists. Choose a different topic name. (GridBridge plays a single region: '" + holder.ID + "' holds the name.)"})

@@ -69,8 +69,13 @@ func (s *Service) putNamespace(w http.ResponseWriter, r *http.Request, sub, rg, 
 	defer s.mu.Unlock()
 	now := s.clock.Now()
 	if ns := s.byARM[armKey(sub, rg, name)]; ns != nil {
+		keys, err := keysFor(r, ns.keys)
+		if err != nil {
+			writeARMError(w, err)
+			return
+		}
 		res.ID, res.Name, res.SystemData = ns.res.ID, ns.res.Name, ns.res.SystemData.Touch(now)
-		ns.res = res
+		ns.res, ns.keys = res, keys
 		writeJSON(w, http.StatusOK, s.namespaceView(ns))
 		return
 	}
@@ -83,7 +88,12 @@ func (s *Service) putNamespace(w http.ResponseWriter, r *http.Request, sub, rg, 
 	}
 	res.ID = "/subscriptions/" + sub + "/resourceGroups/" + rg + "/providers/Microsoft.EventGrid/namespaces/" + name
 	res.Name, res.SystemData = name, armmodel.NewSystemData(now)
-	ns := &namespaceState{res: res, keys: newKeyPair(), topics: make(map[string]*topicState)}
+	keys, kerr := keysFor(r, newKeyPair())
+	if kerr != nil {
+		writeARMError(w, kerr)
+		return
+	}
+	ns := &namespaceState{res: res, keys: keys, topics: make(map[string]*topicState)}
 	s.byARM[armKey(sub, rg, name)] = ns
 	s.byName[lower(name)] = ns
 	writeJSON(w, http.StatusCreated, s.namespaceView(ns))

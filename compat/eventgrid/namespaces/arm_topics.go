@@ -63,7 +63,12 @@ func (s *Service) putTopic(w http.ResponseWriter, r *http.Request, v map[string]
 			return
 		}
 		res.ID, res.Name, res.SystemData = ns.res.ID+"/topics/"+name, name, armmodel.NewSystemData(now)
-		ns.topics[lower(name)] = &topicState{ns: ns, res: res, keys: newKeyPair(), subs: make(map[string]*subscriptionState)}
+		keys, kerr := keysFor(r, newKeyPair())
+		if kerr != nil {
+			writeARMError(w, kerr)
+			return
+		}
+		ns.topics[lower(name)] = &topicState{ns: ns, res: res, keys: keys, subs: make(map[string]*subscriptionState)}
 		writeJSON(w, http.StatusCreated, res)
 	default:
 		// PUT replaces (omitted settings return to their defaults); PATCH merges.
@@ -79,8 +84,13 @@ func (s *Service) putTopic(w http.ResponseWriter, r *http.Request, v map[string]
 			writeARMError(w, err)
 			return
 		}
+		keys, kerr := keysFor(r, t.keys)
+		if kerr != nil {
+			writeARMError(w, kerr)
+			return
+		}
 		updated.ID, updated.Name, updated.SystemData = t.res.ID, t.res.Name, t.res.SystemData.Touch(now)
-		t.res = updated
+		t.res, t.keys = updated, keys
 		s.retentionChanged(t)
 		writeJSON(w, http.StatusOK, t.res)
 	}

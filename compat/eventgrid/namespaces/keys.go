@@ -3,6 +3,9 @@ package namespaces
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"net/http"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
 // newKey makes an access key the way Azure does: 32 random bytes in base64
@@ -21,4 +24,27 @@ func keyIndex(name string) int {
 		return 1
 	}
 	return 0
+}
+
+// GridBridge-only request headers through which the topology file
+// (emulator/topology) fixes keys at start; ARM can only generate them.
+const (
+	headerKey1 = "X-GridBridge-Key1"
+	headerKey2 = "X-GridBridge-Key2"
+)
+
+// keysFor returns keys with those the request's key headers fix replacing
+// the given ones.
+func keysFor(r *http.Request, keys [2]string) ([2]string, *armmodel.Error) {
+	for i, header := range []string{headerKey1, headerKey2} {
+		v := r.Header.Get(header)
+		if v == "" {
+			continue
+		}
+		if _, err := base64.StdEncoding.DecodeString(v); err != nil {
+			return keys, armmodel.BadRequest("The %s header must be a base64 key.", header)
+		}
+		keys[i] = v
+	}
+	return keys, nil
 }
