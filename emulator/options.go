@@ -59,4 +59,10 @@ type Options struct {
 	WebhookClient *http.Client
 	// Logger receives the emulator's logs; nil discards them.
 	Logger *slog.Logger
+
+	// Config is the path of a topology file (JSON or YAML, see
+	// emulator/topology) whose topics, subscriptions, buses, rules and
+	// targets are created at start; "" creates nothing. A bad file, or a
+	// resource the emulator refuses, fails Start naming the file's line.
+	Config string
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	eventsv2 "github.com/gridbridge/gridbridge/compat/eventbridge/v2"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/emulator/topology"
 )
 
 // Server is a running emulator. All state hangs off it: two servers in one
@@ -53,14 +54,31 @@ type face interface {
 	Reset()
 }
 
-// Start creates a server and starts both listeners.
+// Start creates a server, starts both listeners and creates what the
+// topology file opts.Config declares.
 func Start(opts Options) (*Server, error) {
+	var topo *topology.File
+	if opts.Config != "" {
+		// Read before listening, so a bad file fails before a port is taken.
+		f, err := topology.Load(opts.Config)
+		if err != nil {
+			return nil, err
+		}
+		topo = f
+	}
 	s, err := newServer(opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.listen(); err != nil {
 		return nil, err
+	}
+	if topo != nil {
+		// After listen: topic endpoints are built from the TLS listener's address.
+		if err := topo.Apply(context.Background(), s.Handler()); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }

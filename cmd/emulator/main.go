@@ -69,6 +69,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.Int64Var(&opts.Seed, "seed", 0, "seed for retry jitter (0: random)")
 	fs.BoolVar(&opts.DisableProbation, "no-probation", false, "turn off Event Grid delayed delivery and probation")
 	fs.DurationVar(&opts.SettleTimeout, "settle", 0, "virtual clock: how long an advance waits for a delivery that gets no answer (default 1s)")
+	fs.StringVar(&opts.Config, "config", "", "topology file (JSON or YAML) of Event Grid topics and subscriptions and EventBridge buses, rules and targets to create at start")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&healthcheck, "healthcheck", false, "probe the running emulator at --addr and exit 0 when healthy (for container health checks)")
 
@@ -109,6 +110,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fmt.Fprintf(stdout, "gridbridge: https  %s\n", srv.TLSURL())
 	fmt.Fprintf(stdout, "gridbridge: ca     %s\n", caFile)
 	fmt.Fprintf(stdout, "gridbridge: clock  %s\n", srv.Clock().Mode())
+	if opts.Config != "" {
+		fmt.Fprintf(stdout, "gridbridge: config %s\n", opts.Config)
+	}
 	fmt.Fprintf(stdout, "gridbridge: ready in %s (inspection API: %s/_emulator/health)\n", time.Since(started).Round(time.Microsecond), srv.URL())
 
 	<-ctx.Done()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -149,5 +150,46 @@ func TestRepeatableFlagFromEnvironment(t *testing.T) {
 	}
 	if n < 5 {
 		t.Fatalf("expected one line per endpoint, got:\n%s", out.String())
+	}
+}
+
+func TestConfigFileErrorsNameTheLine(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/topology.yaml"
+	if err := os.WriteFile(path, []byte("eventgrid:\n  topics:\n    - name: orders\n      inputSchema: Avro\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"--config", path, "--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0"},
+		func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "topology.yaml:4: eventgrid.topics[0].inputSchema") {
+		t.Fatalf("err = %v, want it to name line 4 and the field", err)
+	}
+}
+
+func TestConfigFileCreatesTopicsAtStart(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/topology.yaml"
+	if err := os.WriteFile(path, []byte("eventgrid:\n  topics:\n    - name: orders\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := newSyncBuffer()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--config", path, "--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0", "--ca-file", t.TempDir() + "/ca.pem"},
+			func(string) string { return "" }, out, io.Discard)
+	}()
+	eps := endpoints(t, out)
+	resp, err := http.Get(eps["http"] + "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/gridbridge/providers/Microsoft.EventGrid/topics/orders?api-version=2025-02-15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET the topic the file declares: %s", resp.Status)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

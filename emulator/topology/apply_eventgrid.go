@@ -2,6 +2,7 @@ package topology
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -113,7 +114,8 @@ func (a *applier) eventSubscription(eg *EventGrid, t Topic, s EventSubscription,
 	}
 	what := "event subscription " + quote(s.Name) + " of topic " + quote(t.Name)
 	err := a.put(s.Source, what, topicPath+"/eventSubscriptions/"+url.PathEscape(s.Name), header, mustJSON(armSubscription{Properties: p}))
-	if api, ok := err.(*APIError); ok && s.SkipValidation && strings.EqualFold(api.Code, codeURLValidation) {
+	var api *APIError
+	if errors.As(err, &api) && s.SkipValidation && strings.EqualFold(api.Code, codeURLValidation) {
 		// With the header honoured there is no handshake to fail.
 		return &HookMissingError{File: a.file, Line: s.Line, Field: s.Field, Resource: what, Hook: headerSkipValidation,
 			Detail: "skipValidation is set, yet the emulator ran the validation handshake and it failed: " + api.Message}

@@ -1,8 +1,8 @@
 package topology
 
 import (
-	"bytes"
 	"encoding/json"
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 
@@ -39,6 +39,11 @@ func lowerFirst(s string) string {
 	return string(unicode.ToLower(r)) + s[size:]
 }
 
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
 func fieldNames(shape []member) []string {
 	names := make([]string, len(shape))
 	for i, m := range shape {
@@ -50,7 +55,7 @@ func fieldNames(shape []member) []string {
 // awsStruct reads a mapping of the given shape and returns its members as
 // the API names them, ready to send; nil when n is not a mapping.
 func (d *decoder) awsStruct(n *yaml.Node, path string, line int, shape []member) (map[string]json.RawMessage, *object) {
-	o, ok := d.object(n, path, line, fieldNames(shape), true)
+	o, ok := d.readObject(n, path, line, fieldNames(shape), true)
 	if !ok {
 		return nil, nil
 	}
@@ -91,7 +96,7 @@ func (d *decoder) awsMember(o *object, field string, m member) json.RawMessage {
 		return json.RawMessage(quoteJSON(n.Value))
 	case intMember:
 		if v, ok := o.integer(field); ok {
-			return json.RawMessage(formatInt(v))
+			return json.RawMessage(strconv.FormatInt(v, 10))
 		}
 	case jsonTextMember, jsonObjectMember:
 		if v := o.jsonText(field, m.kind == jsonObjectMember); v != "" {
@@ -138,7 +143,7 @@ func (d *decoder) textList(o *object, field string) json.RawMessage {
 			return nil
 		}
 		if n.Kind != yaml.ScalarNode || isNull(n) {
-			d.add(it.line, it.path, "must be text, not a %s", kindName(n))
+			d.add(it.line, it.path, "must be text, not %s", kindName(n))
 			return nil
 		}
 		out = append(out, n.Value)
@@ -153,7 +158,7 @@ func (d *decoder) textMap(n *yaml.Node, path string, line int) json.RawMessage {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		d.add(line, path, "must be a mapping, not a %s", kindName(n))
+		d.add(line, path, "must be a mapping, not %s", kindName(n))
 		return nil
 	}
 	out := make(map[string]string)
@@ -163,25 +168,10 @@ func (d *decoder) textMap(n *yaml.Node, path string, line int) json.RawMessage {
 			return nil
 		}
 		if v.Kind != yaml.ScalarNode || isNull(v) {
-			d.add(e.line, join(path, e.key), "must be text, not a %s", kindName(v))
+			d.add(e.line, join(path, e.key), "must be text, not %s", kindName(v))
 			return nil
 		}
 		out[e.key] = v.Value
 	}
 	return mustJSON(out)
 }
-
-// mustJSON marshals values built from strings, numbers and valid raw JSON,
-// which cannot fail. Like the clouds' own clients it leaves <, > and &
-// unescaped, so bodies read as the file wrote them.
-func mustJSON(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic("topology: marshalling a request member: " + err.Error())
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-func formatInt(v int64) string { return string(mustJSON(v)) }

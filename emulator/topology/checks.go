@@ -37,10 +37,10 @@ func checkARNOrURL(s string) string {
 }
 
 // armName is Azure's rule for topic, namespace and event subscription names.
-func armName(min, max int) func(string) string {
+func armName(shortest, longest int) func(string) string {
 	return func(s string) string {
-		if len(s) < min || len(s) > max || strings.Trim(s, "-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-			return fmt.Sprintf("must be %d to %d letters, digits and hyphens", min, max)
+		if len(s) < shortest || len(s) > longest || strings.Trim(s, "-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+			return fmt.Sprintf("must be %d to %d letters, digits and hyphens", shortest, longest)
 		}
 		return ""
 	}
@@ -67,11 +67,12 @@ func checkSegment(s string) string {
 	return ""
 }
 
-// awsName is EventBridge's name pattern [.\-_A-Za-z0-9]+ up to max characters.
-func awsName(max int) func(string) string {
+// awsName is EventBridge's name pattern [.\-_A-Za-z0-9]+ up to longest
+// characters.
+func awsName(longest int) func(string) string {
 	return func(s string) string {
-		if s == "" || len(s) > max || strings.Trim(s, ".-_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-			return fmt.Sprintf("must be 1 to %d letters, digits and . - _", max)
+		if s == "" || len(s) > longest || strings.Trim(s, ".-_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+			return fmt.Sprintf("must be 1 to %d letters, digits and . - _", longest)
 		}
 		return ""
 	}

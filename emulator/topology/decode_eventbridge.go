@@ -16,7 +16,7 @@ const defaultBus = "default"
 const maxTargetsPerRule = 5
 
 func (d *decoder) eventBridge(top *object) *EventBridge {
-	sec := top.object("eventbridge", []string{"region", "account", "buses", "v2"}, false)
+	sec := top.mapping("eventbridge", []string{"region", "account", "buses", "v2"}, false)
 	if sec == nil {
 		return nil
 	}
@@ -34,14 +34,14 @@ func (d *decoder) eventBridge(top *object) *EventBridge {
 			eb.Buses = append(eb.Buses, b)
 		}
 	}
-	if v2 := sec.object("v2", []string{"buses"}, false); v2 != nil {
+	if v2 := sec.mapping("v2", []string{"buses"}, false); v2 != nil {
 		eb.V2Buses = d.v2Buses(v2)
 	}
 	return eb
 }
 
 func (d *decoder) bus(it item) (Bus, *object) {
-	o, ok := d.object(it.node, it.path, it.line, []string{"name", "description", "rules"}, true)
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "description", "rules"}, true)
 	if !ok {
 		return Bus{}, nil
 	}
@@ -66,7 +66,7 @@ func (d *decoder) bus(it item) (Bus, *object) {
 }
 
 func (d *decoder) rule(it item, bus string) (Rule, *object) {
-	o, ok := d.object(it.node, it.path, it.line, []string{"name", "description", "state", "eventPattern",
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "description", "state", "eventPattern",
 		"scheduleExpression", "roleArn", "targets"}, true)
 	if !ok {
 		return Rule{}, nil

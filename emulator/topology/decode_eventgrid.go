@@ -17,7 +17,7 @@ const (
 )
 
 func (d *decoder) eventGrid(top *object) *EventGrid {
-	sec := top.object("eventgrid", []string{"subscriptionId", "resourceGroup", "location", "topics", "namespaces"}, false)
+	sec := top.mapping("eventgrid", []string{"subscriptionId", "resourceGroup", "location", "topics", "namespaces"}, false)
 	if sec == nil {
 		return nil
 	}
@@ -49,7 +49,7 @@ func (d *decoder) eventGrid(top *object) *EventGrid {
 }
 
 func (d *decoder) topic(it item) (Topic, *object) {
-	o, ok := d.object(it.node, it.path, it.line, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions"}, false)
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions"}, false)
 	if !ok {
 		return Topic{}, nil
 	}
@@ -79,7 +79,7 @@ func (d *decoder) topic(it item) (Topic, *object) {
 
 // keys reads an optional keys field: {key1, key2}, each base64.
 func (d *decoder) keys(o *object) Keys {
-	k := o.object("keys", []string{"key1", "key2"}, false)
+	k := o.mapping("keys", []string{"key1", "key2"}, false)
 	if k == nil {
 		return Keys{}
 	}
@@ -87,7 +87,7 @@ func (d *decoder) keys(o *object) Keys {
 }
 
 func (d *decoder) eventSubscription(it item) (EventSubscription, *object) {
-	o, ok := d.object(it.node, it.path, it.line, []string{"name", "webhook", "destination", "eventDeliverySchema",
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "webhook", "destination", "eventDeliverySchema",
 		"filter", "retryPolicy", "deadLetter", "skipValidation"}, false)
 	if !ok {
 		return EventSubscription{}, nil
@@ -112,14 +112,14 @@ func (d *decoder) eventSubscription(it item) (EventSubscription, *object) {
 	if o.has("filter") {
 		s.Filter = o.jsonObject("filter")
 	}
-	if rp := o.object("retryPolicy", []string{"maxDeliveryAttempts", "eventTimeToLiveInMinutes"}, false); rp != nil {
+	if rp := o.mapping("retryPolicy", []string{"maxDeliveryAttempts", "eventTimeToLiveInMinutes"}, false); rp != nil {
 		// Azure's limits: 1 to 30 attempts, 1 minute to 1 day.
 		s.RetryPolicy = &RetryPolicy{
 			MaxDeliveryAttempts:      rp.intRange("maxDeliveryAttempts", 1, 30),
 			EventTimeToLiveInMinutes: rp.intRange("eventTimeToLiveInMinutes", 1, 1440),
 		}
 	}
-	if dl := o.object("deadLetter", []string{"account", "container"}, false); dl != nil {
+	if dl := o.mapping("deadLetter", []string{"account", "container"}, false); dl != nil {
 		s.DeadLetter = &DeadLetter{}
 		if dl.require("account") {
 			s.DeadLetter.Account = dl.checkedText("account", checkStorageAccount)

@@ -3,7 +3,7 @@ package topology
 import "encoding/json"
 
 func (d *decoder) namespace(it item) (Namespace, *object) {
-	o, ok := d.object(it.node, it.path, it.line, []string{"name", "keys", "topics"}, false)
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "keys", "topics"}, false)
 	if !ok {
 		return Namespace{}, nil
 	}
@@ -23,7 +23,7 @@ func (d *decoder) namespace(it item) (Namespace, *object) {
 }
 
 func (d *decoder) namespaceTopic(it item) (NamespaceTopic, *object) {
-	o, ok := d.object(it.node, it.path, it.line, []string{"name", "eventRetentionInDays", "keys", "subscriptions"}, false)
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "eventRetentionInDays", "keys", "subscriptions"}, false)
 	if !ok {
 		return NamespaceTopic{}, nil
 	}
@@ -48,7 +48,7 @@ func (d *decoder) namespaceTopic(it item) (NamespaceTopic, *object) {
 // those settings), webhook: URL with an optional push: {…} (push delivery);
 // or deliveryConfiguration as ARM takes it.
 func (d *decoder) namespaceSubscription(it item) (NamespaceSubscription, *object) {
-	o, ok := d.object(it.node, it.path, it.line, []string{"name", "webhook", "queue", "push",
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "webhook", "queue", "push",
 		"deliveryConfiguration", "eventDeliverySchema", "filtersConfiguration"}, false)
 	if !ok {
 		return NamespaceSubscription{}, nil

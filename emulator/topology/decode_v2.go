@@ -14,7 +14,7 @@ func (d *decoder) v2Buses(v2 *object) []V2Bus {
 	// Subscriber names are unique in the account and region, not per bus.
 	subscribers := newUniqueNames("subscriber name", false)
 	for _, it := range v2.list("buses") {
-		o, ok := d.object(it.node, it.path, it.line, []string{"name", "description", "retentionPeriodInSeconds", "subscribers"}, true)
+		o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "description", "retentionPeriodInSeconds", "subscribers"}, true)
 		if !ok {
 			continue
 		}

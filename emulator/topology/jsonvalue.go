@@ -116,3 +116,16 @@ func floatJSON(text string) (string, string) {
 
 // quoteJSON quotes s as a JSON string.
 func quoteJSON(s string) string { return string(mustJSON(s)) }
+
+// mustJSON marshals values built from strings, numbers and valid raw JSON,
+// which cannot fail. Like the clouds' own clients it leaves <, > and &
+// unescaped, so bodies read as the file wrote them.
+func mustJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("topology: marshalling a request member: " + err.Error())
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}

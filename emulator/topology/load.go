@@ -39,6 +39,9 @@ func Load(path string) (*File, error) {
 // file. JSON is read as what it is, a subset of YAML, after a JSON syntax
 // check so that a JSON file's syntax errors read as JSON's.
 func Parse(name string, data []byte) (*File, error) {
+	// Editors on Windows may start a file with a byte-order mark, which
+	// YAML ignores and JSON's parser refuses.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	d := &decoder{problems: problems{file: name}}
 	root := d.parse(data)
 	if root == nil {
@@ -113,7 +116,7 @@ func yamlSyntax(err error) (int, string) {
 
 // topLevel reads the top level.
 func (d *decoder) topLevel(root *yaml.Node, name string) *File {
-	top, ok := d.object(root, "", root.Line, []string{"eventgrid", "eventbridge"}, false)
+	top, ok := d.readObject(root, "", root.Line, []string{"eventgrid", "eventbridge"}, false)
 	if !ok {
 		return nil
 	}

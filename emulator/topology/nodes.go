@@ -57,7 +57,7 @@ func (d *decoder) entries(n *yaml.Node, path string) []entry {
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
-			d.add(k.Line, path, "a key must be plain text, not a %s", kindName(k))
+			d.add(k.Line, path, "a key must be plain text, not %s", kindName(k))
 			continue
 		}
 		if first, dup := seen[k.Value]; dup {
@@ -92,29 +92,30 @@ func (d *decoder) mergeEntries(v *yaml.Node, path string) []entry {
 		}
 		return out
 	}
-	d.add(v.Line, path, "a merge key (<<) must name a mapping, not a %s", kindName(v))
+	d.add(v.Line, path, "a merge key (<<) must name a mapping, not %s", kindName(v))
 	return nil
 }
 
-// kindName names a node's kind the way a message to a person should.
+// kindName names a node's kind, with its article, the way a message to a
+// person should: "a mapping", "the text \"five\"".
 func kindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
-		return "mapping"
+		return "a mapping"
 	case yaml.SequenceNode:
-		return "list"
+		return "a list"
 	case yaml.ScalarNode:
 		switch n.Tag {
 		case "!!null":
-			return "empty value"
+			return "an empty value"
 		case "!!int", "!!float":
-			return "number " + n.Value
+			return "the number " + n.Value
 		case "!!bool":
-			return "boolean " + n.Value
+			return "the boolean " + n.Value
 		}
-		return "text " + strconv.Quote(n.Value)
+		return "the text " + strconv.Quote(n.Value)
 	}
-	return "value"
+	return "an unreadable value"
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
