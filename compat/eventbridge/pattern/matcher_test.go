@@ -214,3 +214,34 @@ func TestMatcherConcurrentUse(t *testing.T) {
 		t.Fatalf("final state: got %v, want %v", got, want)
 	}
 }
+
+// Large rule sets switch the index to its bigger structures: many keys in one object, many
+// prefixes sharing a node, many numeric ranges on one field.
+func TestMatcherLargeIndexes(t *testing.T) {
+	t.Parallel()
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN" // 40 edges out of one trie node
+	m := NewMatcher()
+	for i := 0; i < 300; i++ {
+		m.Add(fmt.Sprintf("key-%03d", i), mustParse(t, fmt.Sprintf(`{"k%d":["v"]}`, i)))
+		m.Add(fmt.Sprintf("prefix-%03d", i), mustParse(t, fmt.Sprintf(`{"p":[{"prefix":"x%c%d"}]}`, letters[i%40], i)))
+		m.Add(fmt.Sprintf("suffix-%03d", i), mustParse(t, fmt.Sprintf(`{"p":[{"suffix":"%d%cy"}]}`, i, letters[i%40])))
+		m.Add(fmt.Sprintf("range-%03d", i), mustParse(t, fmt.Sprintf(`{"n":[{"numeric":[">=",%d,"<",%d]}]}`, i, i+3)))
+	}
+	cases := map[string][]string{
+		`{"k7":"v","k250":"v","k999":"v"}`: {"key-007", "key-250"},
+		`{"p":"xh7-tail"}`:                 {"prefix-007"},
+		`{"p":"xh7"}`:                      {"prefix-007"},
+		`{"p":"head-7hy"}`:                 {"suffix-007"},
+		`{"p":"xh7-7hy"}`:                  {"prefix-007", "suffix-007"},
+		`{"n":10}`:                         {"range-008", "range-009", "range-010"},
+		`{"n":0.5}`:                        {"range-000"},
+		`{"n":301.5}`:                      {"range-299"},
+		`{"n":302}`:                        nil,
+		`{"n":-1}`:                         nil,
+	}
+	for event, want := range cases {
+		if got := sortedMatch(t, m, event); !slices.Equal(got, want) {
+			t.Errorf("%s: got %v, want %v", event, got, want)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 // analyzeNumber returns the value of a JSON number's text and whether it is comparable.
 // Negative zero counts as zero.
 func analyzeNumber(text string) (float64, bool) {
-	if f, ok := smallInteger(text); ok {
+	if f, ok := shortDecimal(text); ok {
 		return f, true
 	}
 	f, err := strconv.ParseFloat(text, 64)
@@ -33,11 +33,11 @@ func analyzeNumber(text string) (float64, bool) {
 	return f, sameDecimal(text, strconv.FormatFloat(f, 'e', -1, 64))
 }
 
-// smallInteger handles the common cases of at most 15 digits, with or without a fraction but
+// shortDecimal handles the common cases of at most 15 digits, with or without a fraction but
 // without an exponent, without a general float parse: the digits as an integer and one
 // division by a power of ten are both exact, so the quotient is the correctly rounded value,
 // and a decimal of at most 15 digits is always comparable.
-func smallInteger(text string) (float64, bool) {
+func shortDecimal(text string) (float64, bool) {
 	i, neg := 0, false
 	if len(text) > 0 && text[0] == '-' {
 		i, neg = 1, true

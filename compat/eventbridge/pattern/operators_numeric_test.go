@@ -61,7 +61,11 @@ func TestCIDR(t *testing.T) {
 		{"v6", `{"ip":[{"cidr":"2001:db8:1234:1a00::/64"}]}`, `{"ip":"2001:0db8:1234:1a00:0000:0000:0000:0000"}`, true},
 		{"v6 outside", `{"ip":[{"cidr":"2001:db8:1234:1a00::/64"}]}`, `{"ip":"2001:0db8:123f:1a01:0000:0000:0000:0000"}`, false},
 		{"v4 mapped v6", `{"ip":[{"cidr":"10.0.0.0/8"}]}`, `{"ip":"::ffff:a01:203"}`, true},
+		// AWS's engine compares addresses as hex digit strings and can let an address of the
+		// other family through a very short mask; GridBridge keeps the families apart.
 		{"v4 against v6 block", `{"ip":[{"cidr":"2001:db8::/32"}]}`, `{"ip":"10.0.0.1"}`, false},
+		{"v6 against v4 block", `{"ip":[{"cidr":"0.0.0.0/8"}]}`, `{"ip":"::"}`, false},
+		{"v4 against whole v6 space", `{"ip":[{"cidr":"::/0"}]}`, `{"ip":"10.0.0.1"}`, false},
 		{"whole v4 space", `{"ip":[{"cidr":"0.0.0.0/0"}]}`, `{"ip":"192.168.1.1"}`, true},
 		// AWS's engine can let some bare numbers through a very wide block; GridBridge
 		// matches only IP address strings, as AWS documents.
