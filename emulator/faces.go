@@ -35,6 +35,7 @@ func (s *Server) newFaces() ([]face, error) {
 		PublicTLSBaseURL: s.TLSURL,
 		HTTPClient:       client,
 		DeadLetterSink:   sinks.blob,
+		AzureStorage:     s.opts.AzureStorage,
 		RetryPolicy:      s.eventGridRetry,
 		DeadLetterPolicy: eventGridDeadLetters,
 		Jitter:           !s.opts.DisableJitter,

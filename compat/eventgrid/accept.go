@@ -2,6 +2,7 @@ package eventgrid
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
@@ -22,9 +23,15 @@ func (s *Service) accept(t *resource.Topic, events []*egevent.Event) {
 		}
 	}
 	queued := make([][]*engine.Item, len(subs))
+	// Journal entries are never modified, so the events of one request
+	// share their labels and, when the same subscriptions match, their
+	// message: a held event then costs the journal little beyond its entry.
+	labels := map[string]string{"cloud": "eventgrid", "topic": t.Name}
+	var messages publishMessages
+	matched := make([]string, 0, len(subs))
 	for _, ev := range events {
-		view := filterView(ev)
-		var matched []string
+		view := &lazyView{ev: ev}
+		matched = matched[:0]
 		for i, sub := range subs {
 			if !sub.Matches(view) {
 				continue
@@ -39,8 +46,7 @@ func (s *Service) accept(t *resource.Topic, events []*egevent.Event) {
 		}
 		s.journal.Append(engine.Entry{
 			Time: ev.PublishedAt, Kind: engine.KindPublish, EventIDs: []string{ev.ID},
-			Labels:  map[string]string{"cloud": "eventgrid", "topic": t.Name},
-			Message: publishMessage(t, matched),
+			Labels: labels, Message: messages.of(t, matched),
 		})
 	}
 	for i, items := range queued {
@@ -56,11 +62,24 @@ func (s *Service) accept(t *resource.Topic, events []*egevent.Event) {
 	}
 }
 
-func publishMessage(t *resource.Topic, matched []string) string {
-	if len(matched) == 0 {
-		return fmt.Sprintf("accepted by topic %s; no event subscription matched", t.Name)
+// publishMessages remembers the last publish message of a request, which
+// the next event most often shares.
+type publishMessages struct {
+	matched []string
+	text    string
+}
+
+func (m *publishMessages) of(t *resource.Topic, matched []string) string {
+	if m.text != "" && slices.Equal(m.matched, matched) {
+		return m.text
 	}
-	return fmt.Sprintf("accepted by topic %s; matched %s", t.Name, strings.Join(matched, ", "))
+	m.matched = append(m.matched[:0], matched...)
+	if len(matched) == 0 {
+		m.text = fmt.Sprintf("accepted by topic %s; no event subscription matched", t.Name)
+	} else {
+		m.text = fmt.Sprintf("accepted by topic %s; matched %s", t.Name, strings.Join(matched, ", "))
+	}
+	return m.text
 }
 
 // drop journals an event that matched a subscription but could not be

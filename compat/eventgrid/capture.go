@@ -7,9 +7,9 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// captureDestination stands in for Azure-resource destinations (Storage
-// queues, Service Bus, Event Hubs, Azure Functions, …), which GridBridge
-// does not reach: it records what would have been sent and reports it
+// captureDestination stands in for Azure-resource destinations GridBridge
+// does not reach (Service Bus, Event Hubs, Azure Functions, Hybrid
+// Connections, and Storage queues when no queue service is configured): it records what would have been sent and reports it
 // delivered, so no event vanishes (D-DROP). Fault rules can still make its
 // attempts fail to exercise retries and dead letters.
 type captureDestination struct {

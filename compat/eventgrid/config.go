@@ -50,6 +50,13 @@ type Config struct {
 	// ValidationTimeout bounds a handshake in real time (it runs inside
 	// the ARM request); 0 means 10 s.
 	ValidationTimeout time.Duration
+	// AzureStorage holds the emulator's --azure-storage connection strings.
+	// A Storage Queue destination delivers into the queue service of the
+	// account its resourceId names, or of Azurite's devstoreaccount1 (or
+	// the only account given) when that account is not among them, as dead
+	// letters do. With no queue service configured, Storage Queue
+	// deliveries are captured like the other Azure-resource destinations.
+	AzureStorage []string
 	// MaxPublishBytes bounds a publish request and each event in it
 	// (413 above); 0 means 1 MB, the service's limit.
 	MaxPublishBytes int

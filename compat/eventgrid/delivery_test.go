@@ -298,14 +298,14 @@ func TestAzureResourceDestinationIsCaptured(t *testing.T) {
 	h.subscribe("orders", "toQueue", armeventgrid.EventSubscriptionProperties{
 		Destination: &armeventgrid.StorageQueueEventSubscriptionDestination{
 			EndpointType: to.Ptr(armeventgrid.EndpointTypeStorageQueue),
-			Properties:   &armeventgrid.StorageQueueEventSubscriptionDestinationProperties{ResourceID: to.Ptr(queue), QueueName: to.Ptr("q")},
+			Properties:   &armeventgrid.StorageQueueEventSubscriptionDestinationProperties{ResourceID: to.Ptr(queue), QueueName: to.Ptr("orders-q")},
 		},
 	})
 	got, err := h.topicSubs().Get(ctx(t), resourceGroup, "orders", "toQueue", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, ok := got.Properties.Destination.(*armeventgrid.StorageQueueEventSubscriptionDestination); !ok || *d.Properties.QueueName != "q" {
+	if d, ok := got.Properties.Destination.(*armeventgrid.StorageQueueEventSubscriptionDestination); !ok || *d.Properties.QueueName != "orders-q" {
 		t.Fatalf("destination not echoed: %#v", got.Properties.Destination)
 	}
 	if _, err := h.publisher("orders").PublishEvents(ctx(t), []azeventgrid.Event{{ID: to.Ptr("e1"), EventType: to.Ptr("T"),

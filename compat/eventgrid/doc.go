@@ -1,7 +1,9 @@
 // Package eventgrid is GridBridge's Azure Event Grid face for basic
 // (custom) topics: the ARM management API of topics and event
 // subscriptions, the HTTPS publish endpoint, webhook delivery through the
-// emulator's engine, and the endpoint validation handshakes. Official SDKs
+// emulator's engine, Storage Queue delivery into Azurite's queue service
+// (the other Azure-resource destinations are captured), and the endpoint
+// validation handshakes. Official SDKs
 // (armeventgrid, azeventgrid, @azure/arm-eventgrid, @azure/eventgrid) talk
 // to it unchanged.
 //

@@ -45,7 +45,10 @@ func (s *Service) route(t *resource.Topic, sub *resource.EventSubscription) *eng
 }
 
 func (s *Service) destination(view SubscriptionView, d *resource.Destination) engine.Destination {
-	if d.EndpointType != resource.EndpointWebHook {
+	switch {
+	case d.EndpointType == resource.EndpointStorageQueue && s.queues.configured():
+		return s.storageQueue(d)
+	case d.EndpointType != resource.EndpointWebHook:
 		return &captureDestination{endpointType: d.EndpointType, resourceID: d.ResourceID()}
 	}
 	attrs := make([]webhook.Attribute, 0, len(d.DeliveryAttributeMappings))

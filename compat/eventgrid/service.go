@@ -29,6 +29,7 @@ type Service struct {
 	publish *publish.Handler
 	client  *http.Client // deliveries and handshakes; never follows redirects
 	jitter  *jitter
+	queues  *storageQueues // Storage Queue destinations' services
 
 	mu sync.Mutex
 	// timers are the pending expiry and manual-validation timers, by key.
@@ -47,6 +48,7 @@ func New(cfg Config) *Service {
 		store:   resource.NewStore(),
 		client:  webhook.NoRedirects(cfg.HTTPClient),
 		jitter:  newJitter(cfg.Jitter, cfg.Seed),
+		queues:  newStorageQueues(cfg.AzureStorage),
 		timers:  make(map[string]engine.Timer),
 	}
 	s.arm = &arm.Handler{Store: s.store, Hooks: (*armHooks)(s)}

@@ -37,7 +37,9 @@ type Event struct {
 	Schema Schema
 	// Raw is the event exactly as published (one element of the request array).
 	Raw json.RawMessage
-	// Decoded is Raw decoded with encoding/json (for filters and mappings).
+	// Decoded is Raw decoded with encoding/json, or nil: the publish path
+	// leaves it nil and filters decode Raw only when an advanced filter
+	// looks a key up, so a queued event does not hold a decoded copy.
 	Decoded map[string]any
 	// Topic is the topic's ARM resource id (lower-case subscription and
 	// resource-group segments as Azure writes them in events).

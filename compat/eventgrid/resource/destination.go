@@ -46,9 +46,11 @@ func (d *Destination) batches() bool {
 	return d.EndpointType == EndpointWebHook || d.EndpointType == EndpointAzureFunction
 }
 
-// EventsPerBatch is maxEventsPerBatch with its default of 1.
+// EventsPerBatch is maxEventsPerBatch with its default of 1. Destination
+// types that take no batching settings (Storage Queue: one message per
+// event) always get 1, whatever a request sent.
 func (d *Destination) EventsPerBatch() int {
-	if d.MaxEventsPerBatch > 0 {
+	if d.MaxEventsPerBatch > 0 && d.batches() {
 		return d.MaxEventsPerBatch
 	}
 	return 1
@@ -100,10 +102,16 @@ func decodeDestination(field string, raw json.RawMessage) (*Destination, *Error)
 		if d.MaxEventsPerBatch, err = integer(field+".properties.maxEventsPerBatch", raw); err != nil {
 			return nil, err
 		}
+		if d.MaxEventsPerBatch < 1 { // 0 is a value Azure refuses, not "unset"
+			return nil, Invalid("maxEventsPerBatch must be between 1 and %d; got %d.", MaxEventsPerBatchLimit, d.MaxEventsPerBatch)
+		}
 	}
 	if raw, ok := pop(d.Other, "preferredBatchSizeInKilobytes"); ok {
 		if d.PreferredBatchSizeInKilobytes, err = integer(field+".properties.preferredBatchSizeInKilobytes", raw); err != nil {
 			return nil, err
+		}
+		if d.PreferredBatchSizeInKilobytes < 1 {
+			return nil, Invalid("preferredBatchSizeInKilobytes must be between 1 and %d; got %d.", MaxPreferredBatchKB, d.PreferredBatchSizeInKilobytes)
 		}
 	}
 	if raw, ok := pop(d.Other, "deliveryAttributeMappings"); ok {

@@ -44,6 +44,11 @@ func (d *Destination) validate() *Error {
 			return Invalid("The endpointUrl '%s' is not a valid absolute http or https URL.", BaseURL(d.EndpointURL))
 		}
 	}
+	if d.EndpointType == EndpointStorageQueue {
+		if err := d.validateStorageQueue(); err != nil {
+			return err
+		}
+	}
 	if d.MaxEventsPerBatch != 0 && (d.MaxEventsPerBatch < 1 || d.MaxEventsPerBatch > MaxEventsPerBatchLimit) {
 		return Invalid("maxEventsPerBatch must be between 1 and %d; got %d.", MaxEventsPerBatchLimit, d.MaxEventsPerBatch)
 	}

@@ -91,13 +91,24 @@ func splitArray(body []byte, maxEvent int) ([]json.RawMessage, *Error) {
 	default:
 		return nil, badRequest("The request body is not a JSON array of events.")
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(body, &elems); err != nil {
+	if !json.Valid(body) {
+		var probe any
+		err := json.Unmarshal(body, &probe) // for the service's words on what is wrong
 		return nil, badRequest("The request body is not valid JSON: %s.", jsonProblem(err))
 	}
-	for i, e := range elems {
-		if maxEvent > 0 && len(e) > maxEvent {
-			return nil, tooLarge(i, len(e), maxEvent)
+	// Valid, so the elements can be cut out where they lie: each event's
+	// Raw is a piece of the body, not a copy.
+	var elems []json.RawMessage
+	i := skipSpace(body, skipSpace(body, 0)+1)
+	for i < len(body) && body[i] != ']' {
+		end := skipValue(body, i)
+		if maxEvent > 0 && end-i > maxEvent {
+			return nil, tooLarge(len(elems), end-i, maxEvent)
+		}
+		elems = append(elems, json.RawMessage(body[i:end:end]))
+		i = skipSpace(body, end)
+		if i < len(body) && body[i] == ',' {
+			i = skipSpace(body, i+1)
 		}
 	}
 	return elems, nil
@@ -117,18 +128,18 @@ func object(raw json.RawMessage, index int) (map[string]json.RawMessage, *Error)
 	if firstByte(raw) != '{' {
 		return nil, badRequest("The event at index %d is not a JSON object.", index)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if !json.Valid(raw) {
+		var probe any
+		err := json.Unmarshal(raw, &probe)
 		return nil, badRequest("The event at index %d is not valid JSON: %s.", index, jsonProblem(err))
 	}
+	// As encoding/json reads it (a repeated key: the last wins), with each
+	// value a piece of raw.
+	m := make(map[string]json.RawMessage, 8)
+	eachMember(raw, func(key, value []byte) {
+		m[unquote(key)] = value[:len(value):len(value)]
+	})
 	return m, nil
-}
-
-// decoded is Raw decoded with encoding/json, for filters and mappings.
-func decoded(raw []byte) map[string]any {
-	var m map[string]any
-	_ = json.Unmarshal(raw, &m) // raw was validated as an object already
-	return m
 }
 
 // stringMember reads member name of m as a JSON string. present is false
@@ -138,10 +149,10 @@ func stringMember(m map[string]json.RawMessage, name string) (value string, pres
 	if !found || string(raw) == "null" {
 		return "", false, true
 	}
-	if err := json.Unmarshal(raw, &value); err != nil {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", true, false
 	}
-	return value, true, true
+	return unquote(raw), true, true
 }
 
 // requiredString reads a member that must be a non-empty string.

@@ -98,7 +98,6 @@ func cloudEvent(t Topic, raw []byte, i int) (*egevent.Event, *Error) {
 			return nil, badRequest("The time '%s' of the event at index %d is not a valid RFC 3339 timestamp.", when, i)
 		}
 	}
-	ev.Decoded = decoded(raw)
 	return ev, nil
 }
 

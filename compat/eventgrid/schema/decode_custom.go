@@ -27,7 +27,7 @@ func decodeCustom(t Topic, req Request) ([]*egevent.Event, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		ev.Raw, ev.Decoded = raw, decoded(raw)
+		ev.Raw = raw
 		events = append(events, ev)
 	}
 	return events, nil

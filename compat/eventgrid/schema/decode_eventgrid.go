@@ -70,6 +70,5 @@ func eventGridEvent(t Topic, raw []byte, i int) (*egevent.Event, *Error) {
 	} else if present && mv != "1" {
 		return nil, badRequest("The metadataVersion '%s' of the event at index %d is not supported; it must be '1' or absent.", mv, i)
 	}
-	ev.Decoded = decoded(raw)
 	return ev, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 )
@@ -51,52 +52,104 @@ func Render(ev *egevent.Event, delivery egevent.Schema) ([]byte, error) {
 func renderEnvelope(env *eventGridJSON, delivery, input egevent.Schema) ([]byte, error) {
 	switch delivery {
 	case egevent.EventGridSchema, "":
-		return marshalNoEscape(env)
+		return env.render()
 	case egevent.CloudEventSchemaV10:
-		return marshalNoEscape(cloudEventFrom(env))
+		return cloudEventFrom(env).render()
 	}
 	return nil, fmt.Errorf("a topic with %s input cannot deliver in %s", input, delivery)
 }
 
-// eventGridJSON is an Event Grid schema event in the order the service
-// writes its members.
+// eventGridJSON is an Event Grid schema event, written with its members in
+// the order the service writes them: id, topic, subject, data, eventType,
+// eventTime, metadataVersion, dataVersion (data left out when absent).
 type eventGridJSON struct {
-	ID              string          `json:"id"`
-	Topic           string          `json:"topic"`
-	Subject         string          `json:"subject"`
-	Data            json.RawMessage `json:"data,omitempty"`
-	EventType       string          `json:"eventType"`
-	EventTime       string          `json:"eventTime"`
-	MetadataVersion string          `json:"metadataVersion"`
-	DataVersion     string          `json:"dataVersion"`
+	ID              string
+	Topic           string
+	Subject         string
+	Data            json.RawMessage
+	EventType       string
+	EventTime       string
+	MetadataVersion string
+	DataVersion     string
+}
+
+func (e *eventGridJSON) render() ([]byte, error) {
+	w := newJSONWriter(len(e.Data) + len(e.ID) + len(e.Topic) + len(e.Subject) + len(e.EventType) + len(e.DataVersion) + 128)
+	w.str("id", e.ID)
+	w.str("topic", e.Topic)
+	w.str("subject", e.Subject)
+	if err := w.raw("data", e.Data); err != nil {
+		return nil, err
+	}
+	w.str("eventType", e.EventType)
+	w.str("eventTime", e.EventTime)
+	w.str("metadataVersion", e.MetadataVersion)
+	w.str("dataVersion", e.DataVersion)
+	return w.close(), nil
 }
 
 // eventGridEnvelope re-reads a published Event Grid event, keeping
-// eventTime as the publisher wrote it and data byte for byte.
+// eventTime as the publisher wrote it and data byte for byte. The event was
+// validated on publish, so only data and eventTime need finding.
 func eventGridEnvelope(ev *egevent.Event) (*eventGridJSON, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(ev.Raw, &m); err != nil {
-		return nil, err
+	env := &eventGridJSON{
+		ID: ev.ID, Topic: ev.Topic, Subject: ev.Subject, EventType: ev.Type,
+		MetadataVersion: "1", DataVersion: ev.DataVersion,
 	}
-	var when string
-	_ = json.Unmarshal(m["eventTime"], &when) // validated on publish
-	return &eventGridJSON{
-		ID: ev.ID, Topic: ev.Topic, Subject: ev.Subject, Data: m["data"], EventType: ev.Type,
-		EventTime: when, MetadataVersion: "1", DataVersion: ev.DataVersion,
-	}, nil
+	var when []byte
+	ok := eachMember(ev.Raw, func(key, value []byte) {
+		switch {
+		case keyIs(key, "data"):
+			env.Data = value
+		case keyIs(key, "eventTime"):
+			when = value
+		}
+	})
+	if !ok {
+		return nil, fmt.Errorf("event %s is not a JSON object", ev.ID)
+	}
+	env.EventTime = unquote(when)
+	return env, nil
+}
+
+// unquote is a JSON string's text ("" for anything else), as
+// encoding/json reads it; strings without escapes (nearly all) are sliced.
+func unquote(quoted []byte) string {
+	if len(quoted) >= 2 && quoted[0] == '"' && bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) {
+		return string(quoted[1 : len(quoted)-1])
+	}
+	var s string
+	_ = json.Unmarshal(quoted, &s)
+	return s
 }
 
 // cloudEventJSON is a CloudEvent converted from an Event Grid event.
 type cloudEventJSON struct {
-	ID              string          `json:"id"`
-	Source          string          `json:"source"`
-	SpecVersion     string          `json:"specversion"`
-	Type            string          `json:"type"`
-	Subject         string          `json:"subject,omitempty"`
-	Time            string          `json:"time,omitempty"`
-	DataContentType string          `json:"datacontenttype,omitempty"`
-	DataSchema      string          `json:"dataschema,omitempty"`
-	Data            json.RawMessage `json:"data,omitempty"`
+	ID              string
+	Source          string
+	SpecVersion     string
+	Type            string
+	Subject         string // left out when ""
+	Time            string // left out when ""
+	DataContentType string // left out when ""
+	DataSchema      string // left out when ""
+	Data            json.RawMessage
+}
+
+func (c *cloudEventJSON) render() ([]byte, error) {
+	w := newJSONWriter(len(c.Data) + len(c.ID) + len(c.Source) + len(c.Type) + len(c.Subject) + 160)
+	w.str("id", c.ID)
+	w.str("source", c.Source)
+	w.str("specversion", c.SpecVersion)
+	w.str("type", c.Type)
+	w.optional("subject", c.Subject)
+	w.optional("time", c.Time)
+	w.optional("datacontenttype", c.DataContentType)
+	w.optional("dataschema", c.DataSchema)
+	if err := w.raw("data", c.Data); err != nil {
+		return nil, err
+	}
+	return w.close(), nil
 }
 
 // cloudEventFrom maps Event Grid fields to CloudEvents attributes:

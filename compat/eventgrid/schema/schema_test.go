@@ -35,7 +35,7 @@ func TestDecodeEventGrid(t *testing.T) {
 	}
 	ev := evs[0]
 	if ev.ID != "1" || ev.Type != "T" || ev.Subject != "" || ev.DataVersion != "" || ev.Topic != topicID || ev.TopicName != "t" ||
-		ev.PublishedAt != now || ev.Time.Nanosecond() != 123456700 || ev.Decoded["id"] != "1" {
+		ev.PublishedAt != now || ev.Time.Nanosecond() != 123456700 || ev.Decoded != nil {
 		t.Fatalf("event %+v", ev)
 	}
 	out, rerr := Render(ev, egevent.EventGridSchema)
@@ -143,7 +143,8 @@ func TestCloudEventsModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bin[0].Decoded["data_base64"] != "AAE=" || bin[0].Decoded["datacontenttype"] != "application/octet-stream" {
+	var structured map[string]any
+	if json.Unmarshal(bin[0].Raw, &structured) != nil || structured["data_base64"] != "AAE=" || structured["datacontenttype"] != "application/octet-stream" {
 		t.Fatalf("binary mode %s", bin[0].Raw)
 	}
 }
