@@ -181,6 +181,8 @@ func (e *Engine) dispatch(rs *routeState) {
 	}
 	now := e.clock.Now()
 	if now.Before(rs.heldUntil) {
+		// New deliveries wait out the hold too (EG-17); say so once.
+		e.journalDeferral(rs, itemIDs(rs.pending), now)
 		e.scheduleDispatchLocked(rs, rs.heldUntil.Sub(now))
 		return
 	}
@@ -342,6 +344,17 @@ func (e *Engine) deliver(route *Route, a *Attempt) (o Outcome, release func()) {
 	}
 }
 
+// journalDeferral records that events due now wait for the route's hold
+// (probation, delayed delivery) to end. Called with e.mu held.
+func (e *Engine) journalDeferral(rs *routeState, ids []string, now time.Time) {
+	until := rs.heldUntil
+	e.journal.Append(Entry{
+		Time: now, Kind: KindDeferred, Route: rs.route.ID, Labels: rs.route.Labels,
+		EventIDs: ids, Outcome: rs.holdState, NextAttemptAt: &until,
+		Message: fmt.Sprintf("no attempt: the route is held (%s) until %s", rs.holdState, until.UTC().Format(time.RFC3339)),
+	})
+}
+
 // retryDue runs when a scheduled retry comes due.
 func (e *Engine) retryDue(rs *routeState, b *Batch) {
 	e.mu.Lock()
@@ -353,7 +366,9 @@ func (e *Engine) retryDue(rs *routeState, b *Batch) {
 	route := rs.route
 	now := e.clock.Now()
 	if now.Before(rs.heldUntil) {
-		// The route is on hold: the retry waits for the hold to end.
+		// The route is on hold: the retry waits for the hold to end, and
+		// the journal says why no attempt was made (EG-18's Probation).
+		e.journalDeferral(rs, b.EventIDs(), now)
 		rs.retries[b] = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.retryDue(rs, b) })
 		e.mu.Unlock()
 		return

@@ -328,3 +328,41 @@ func TestTwoEnginesAreIndependent(t *testing.T) {
 		t.Fatal("clocks are shared")
 	}
 }
+
+// holdOnFailure puts the route on probation for a minute after a failure.
+type holdOnFailure struct{}
+
+func (holdOnFailure) AfterFailure(*engine.Batch, engine.Outcome, time.Time) engine.Decision {
+	return engine.Decision{Action: engine.Retry, After: 10 * time.Second, Hold: time.Minute, HoldState: "Probation"}
+}
+func (holdOnFailure) BeforeRetry(*engine.Batch, time.Time) engine.Decision {
+	return engine.Decision{Action: engine.Proceed}
+}
+
+func TestHeldRouteJournalsWhatItDefers(t *testing.T) {
+	t.Parallel()
+	e, clock := newEngine(t)
+	var calls atomic.Int32
+	e.PutRoute(&engine.Route{ID: "r", Retry: holdOnFailure{},
+		Destination: engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome {
+			if calls.Add(1) == 1 {
+				return engine.Outcome{Name: "NotFound", Status: 404}
+			}
+			return engine.Outcome{OK: true}
+		})})
+	_ = e.Enqueue("r", &engine.Item{ID: "e1"})
+	waitKind(t, e, engine.KindAttempt, 1)
+	_ = e.Enqueue("r", &engine.Item{ID: "e2"}) // arrives during probation
+	clock.Advance(10 * time.Second)
+	deferred := e.Journal().Query(engine.Filter{Kind: engine.KindDeferred})
+	if len(deferred) != 2 || deferred[0].Outcome != "Probation" || !deferred[1].NextAttemptAt.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("deferred = %+v", deferred)
+	}
+	if m, _ := e.RouteMetrics("r"); m.State != "Probation" {
+		t.Fatalf("state = %q, want Probation", m.State)
+	}
+	clock.Advance(time.Minute)
+	if n := len(e.Journal().Query(engine.Filter{Kind: engine.KindDelivered})); n != 2 {
+		t.Fatalf("delivered %d after the hold, want 2", n)
+	}
+}

@@ -14,6 +14,9 @@ const (
 	KindDelivered  = "delivered"  // a batch reached its destination
 	KindDeadLetter = "deadletter" // a dead letter was written
 	KindDrop       = "drop"       // events were given up, with a reason (D-DROP)
+	// KindDeferred says events that were due were not tried because their
+	// route is held (probation, delayed delivery); Outcome names the hold.
+	KindDeferred = "deferred"
 )
 
 // Entry is one line of the journal: every publish, attempt, outcome, dead
