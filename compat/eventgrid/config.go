@@ -72,3 +72,7 @@ const manualValidationWindow = 5 * time.Minute
 
 // responseTimeout is the per-attempt delivery timeout (EG-5).
 const responseTimeout = 30 * time.Second
+
+// lateSuccessWindow is how long a timed-out delivery request stays open: a
+// success within it takes the event off the retry queue, best effort (EG-5).
+const lateSuccessWindow = 3 * time.Minute

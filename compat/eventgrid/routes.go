@@ -27,13 +27,14 @@ func (s *Service) route(t *resource.Topic, sub *resource.EventSubscription) *eng
 		dest = o.Observe(dest)
 	}
 	r := &engine.Route{
-		ID:              routeID(t, sub),
-		Labels:          routeLabels(t, sub),
-		Destination:     dest,
-		Retry:           policy,
-		MaxBatchEvents:  d.EventsPerBatch(),       // EG-15
-		ResponseTimeout: responseTimeout,          // EG-5
-		NameFault:       webhook.OutcomeForStatus, // EG-24
+		ID:                routeID(t, sub),
+		Labels:            routeLabels(t, sub),
+		Destination:       dest,
+		Retry:             policy,
+		MaxBatchEvents:    d.EventsPerBatch(),       // EG-15
+		ResponseTimeout:   responseTimeout,          // EG-5
+		LateSuccessWindow: lateSuccessWindow,        // EG-5: a late 2xx withdraws the retry
+		NameFault:         webhook.OutcomeForStatus, // EG-24
 	}
 	if r.MaxBatchEvents > 1 {
 		r.PreferredBatchBytes = d.BatchKilobytes() * 1024

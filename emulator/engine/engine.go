@@ -246,7 +246,7 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 	o, injected := e.faults.outcomeFor(route)
 	if !injected {
 		var release func()
-		o, release = e.deliver(route, a)
+		o, release = e.deliver(rs, route, a)
 		// Released once the outcome has been acted on (retry scheduled,
 		// dead letter queued): see deliver.
 		defer release()
@@ -324,24 +324,77 @@ func (e *Engine) holdLocked(rs *routeState, d Decision) {
 // deliver calls the destination with the route's response timeout running
 // on the emulator clock. The caller must call release once it has acted on
 // the outcome.
-func (e *Engine) deliver(route *Route, a *Attempt) (o Outcome, release func()) {
+func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt) (o Outcome, release func()) {
 	if route.ResponseTimeout <= 0 {
 		return route.Destination.Deliver(context.Background(), a), func() {}
 	}
+	lingers := route.LateSuccessWindow > route.ResponseTimeout
 	ctx, cancel := context.WithCancelCause(context.Background())
 	acted := make(chan struct{})
+	timedOut := make(chan struct{})
 	timer := e.clock.AfterFunc(route.ResponseTimeout, func() {
-		cancel(ErrResponseTimeout)
+		close(timedOut)
+		if !lingers {
+			cancel(ErrResponseTimeout)
+		}
 		// Hold the clock until the attempt has acted on its timeout, so a
 		// virtual clock does not move past the retry it schedules.
 		<-acted
 	})
-	o = route.Destination.Deliver(ctx, a)
-	timer.Stop()
+	result := make(chan Outcome, 1)
+	go func() { result <- route.Destination.Deliver(ctx, a) }()
+	select {
+	case o = <-result:
+		timer.Stop()
+	case <-timedOut:
+		if !lingers {
+			o = <-result // cancelled with ErrResponseTimeout: the destination names it
+			break
+		}
+		// The attempt has failed, but the request stays open: an answer
+		// within the late-success window withdraws the retry (EG-5).
+		name := route.TimeoutOutcome
+		if name == "" {
+			name = "TimedOut"
+		}
+		o = Outcome{Name: name, Message: fmt.Sprintf("no answer within %s", route.ResponseTimeout)}
+		giveUp := e.clock.AfterFunc(route.LateSuccessWindow-route.ResponseTimeout, func() { cancel(ErrResponseTimeout) })
+		go func() {
+			late := <-result
+			giveUp.Stop()
+			cancel(nil)
+			if late.OK {
+				e.lateSuccess(rs, route, a.Batch, late)
+			}
+		}()
+		return o, func() { close(acted) }
+	}
 	return o, func() {
 		cancel(nil)
 		close(acted)
 	}
+}
+
+// lateSuccess takes a batch off the retry queue when its timed-out attempt
+// was answered with success after all. Best effort, as in the cloud: a retry
+// already made stays made, so duplicates remain possible.
+func (e *Engine) lateSuccess(rs *routeState, route *Route, b *Batch, o Outcome) {
+	e.mu.Lock()
+	t, pending := rs.retries[b]
+	if pending {
+		t.Stop()
+		delete(rs.retries, b)
+		rs.metrics.Delivered += uint64(len(b.Items))
+	}
+	e.mu.Unlock()
+	if !pending {
+		return
+	}
+	e.journal.Append(Entry{
+		Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
+		EventIDs: b.EventIDs(), Attempt: b.Attempts, Outcome: o.Name, Status: o.Status,
+		Message: "answered after the response timeout; the pending retry was withdrawn",
+	})
 }
 
 // journalDeferral records that events due now wait for the route's hold

@@ -153,8 +153,14 @@ type Route struct {
 	PreferredBatchBytes int
 	// Concurrency bounds first attempts in flight at once; 0 means 16.
 	Concurrency int
-	// ResponseTimeout cancels an attempt on the emulator clock; 0 means none.
+	// ResponseTimeout fails an attempt on the emulator clock; 0 means none.
 	ResponseTimeout time.Duration
+	// LateSuccessWindow, when longer than ResponseTimeout, keeps a timed-out
+	// request open until this long after it started: a success in that
+	// window withdraws the pending retry (Event Grid's 3 minutes, EG-5).
+	// The timed-out attempt is reported as TimeoutOutcome ("TimedOut").
+	LateSuccessWindow time.Duration
+	TimeoutOutcome    string
 	// NameFault names the outcome of an injected fault with this status
 	// when the fault rule gives no name.
 	NameFault func(status int) string
