@@ -89,7 +89,7 @@ test(`${EB} › DescribeEventBus`, served, async () => {
 });
 
 test(`${EB} › ListEventBuses`, served, async () => {
-  const out = await events.send(new ListEventBusesCommand({ NamePrefix: "compat" }));
+  const out = await events.send(new ListEventBusesCommand({ NamePrefix: BUS }));
   assert.deepEqual(out.EventBuses.map((b) => b.Name), [BUS]);
   const all = await events.send(new ListEventBusesCommand({}));
   assert.ok(all.EventBuses.some((b) => b.Name === "default"), "the default bus always exists");
