@@ -120,21 +120,13 @@ func (s *Service) listApiDestinations(c *call) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.callerTenantLocked(c)
-	var names []string
-	for name, d := range t.apiDestinations {
-		if in.ConnectionArn == nil || d.connectionArn == *in.ConnectionArn {
-			names = append(names, name)
-		}
-	}
-	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	items, next, err := listPage(t.apiDestinations,
+		func(d *apiDestination) bool { return in.ConnectionArn == nil || d.connectionArn == *in.ConnectionArn },
+		in.NamePrefix, in.pageInput, (*apiDestination).item)
 	if err != nil {
 		return nil, err
 	}
-	out := listApiDestinationsOutput{ApiDestinations: make([]apiDestinationItem, 0, len(page)), NextToken: next}
-	for _, name := range page {
-		out.ApiDestinations = append(out.ApiDestinations, t.apiDestinations[name].item())
-	}
-	return out, nil
+	return listApiDestinationsOutput{ApiDestinations: items, NextToken: next}, nil
 }
 
 func (s *Service) updateApiDestination(c *call) (any, error) {

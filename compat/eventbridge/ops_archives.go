@@ -99,27 +99,19 @@ func (s *Service) listArchives(c *call) (any, error) {
 			return nil, awsjson.NotFound("Event bus %s does not exist.", busName)
 		}
 	}
-	var names []string
-	for name, a := range t.archives {
-		if in.EventSourceArn != nil && a.sourceArn != *in.EventSourceArn {
-			continue
-		}
-		if in.State != nil && *in.State != archiveEnabled {
-			continue
-		}
-		names = append(names, name)
+	keep := func(a *archive) bool {
+		// Archives are always ENABLED here: asking for another state lists none.
+		return (in.EventSourceArn == nil || a.sourceArn == *in.EventSourceArn) && (in.State == nil || *in.State == archiveEnabled)
 	}
-	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	now := s.clock.Now()
+	items, next, err := listPage(t.archives, keep, in.NamePrefix, in.pageInput, func(a *archive) archiveItem {
+		a.expireLocked(now)
+		return a.item()
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := listArchivesOutput{Archives: make([]archiveItem, 0, len(page)), NextToken: next}
-	for _, name := range page {
-		a := t.archives[name]
-		a.expireLocked(s.clock.Now())
-		out.Archives = append(out.Archives, a.item())
-	}
-	return out, nil
+	return listArchivesOutput{Archives: items, NextToken: next}, nil
 }
 
 func (s *Service) updateArchive(c *call) (any, error) {

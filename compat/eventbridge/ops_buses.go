@@ -85,23 +85,16 @@ func (s *Service) listEventBuses(c *call) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.callerTenantLocked(c)
-	names := make([]string, 0, len(t.buses))
-	for name := range t.buses {
-		names = append(names, name)
-	}
-	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	items, next, err := listPage(t.buses, nil, in.NamePrefix, in.pageInput, func(b *bus) eventBusItem {
+		return eventBusItem{
+			Name: b.name, Arn: b.arn, Description: b.description, Policy: b.policyDocument(),
+			CreationTime: timestamp(b.created), LastModifiedTime: timestamp(b.modified),
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := listEventBusesOutput{EventBuses: make([]eventBusItem, 0, len(page)), NextToken: next}
-	for _, name := range page {
-		b := t.buses[name]
-		out.EventBuses = append(out.EventBuses, eventBusItem{
-			Name: b.name, Arn: b.arn, Description: b.description, Policy: b.policyDocument(),
-			CreationTime: timestamp(b.created), LastModifiedTime: timestamp(b.modified),
-		})
-	}
-	return out, nil
+	return listEventBusesOutput{EventBuses: items, NextToken: next}, nil
 }
 
 func (s *Service) updateEventBus(c *call) (any, error) {

@@ -136,21 +136,13 @@ func (s *Service) listConnections(c *call) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.callerTenantLocked(c)
-	var names []string
-	for name, conn := range t.connections {
-		if in.ConnectionState == nil || conn.state == *in.ConnectionState {
-			names = append(names, name)
-		}
-	}
-	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	items, next, err := listPage(t.connections,
+		func(conn *connection) bool { return in.ConnectionState == nil || conn.state == *in.ConnectionState },
+		in.NamePrefix, in.pageInput, (*connection).item)
 	if err != nil {
 		return nil, err
 	}
-	out := listConnectionsOutput{Connections: make([]connectionItem, 0, len(page)), NextToken: next}
-	for _, name := range page {
-		out.Connections = append(out.Connections, t.connections[name].item())
-	}
-	return out, nil
+	return listConnectionsOutput{Connections: items, NextToken: next}, nil
 }
 
 func (s *Service) updateConnection(c *call) (any, error) {

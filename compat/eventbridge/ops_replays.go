@@ -110,25 +110,14 @@ func (s *Service) listReplays(c *call) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.callerTenantLocked(c)
-	var names []string
-	for name, rp := range t.replays {
-		if in.State != nil && rp.state != *in.State {
-			continue
-		}
-		if in.EventSourceArn != nil && rp.archiveArn != *in.EventSourceArn {
-			continue
-		}
-		names = append(names, name)
+	keep := func(rp *replay) bool {
+		return (in.State == nil || rp.state == *in.State) && (in.EventSourceArn == nil || rp.archiveArn == *in.EventSourceArn)
 	}
-	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	items, next, err := listPage(t.replays, keep, in.NamePrefix, in.pageInput, (*replay).item)
 	if err != nil {
 		return nil, err
 	}
-	out := listReplaysOutput{Replays: make([]replayItem, 0, len(page)), NextToken: next}
-	for _, name := range page {
-		out.Replays = append(out.Replays, t.replays[name].item())
-	}
-	return out, nil
+	return listReplaysOutput{Replays: items, NextToken: next}, nil
 }
 
 func (s *Service) cancelReplay(c *call) (any, error) {

@@ -155,19 +155,11 @@ func (s *Service) listRules(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(b.rules))
-	for name := range b.rules {
-		names = append(names, name)
-	}
-	page, next, err := pageOf(withPrefix(names, in.NamePrefix), in.pageInput)
+	items, next, err := listPage(b.rules, nil, in.NamePrefix, in.pageInput, (*rule).item)
 	if err != nil {
 		return nil, err
 	}
-	out := listRulesOutput{Rules: make([]ruleItem, 0, len(page)), NextToken: next}
-	for _, name := range page {
-		out.Rules = append(out.Rules, b.rules[name].item())
-	}
-	return out, nil
+	return listRulesOutput{Rules: items, NextToken: next}, nil
 }
 
 // deleteRule deletes a rule without targets. Deleting a rule that does not

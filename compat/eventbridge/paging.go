@@ -76,3 +76,24 @@ func withPrefix(names []string, prefix *string) []string {
 	}
 	return out
 }
+
+// listPage is the body of every List operation: the resources of byName that
+// keep accepts (nil keeps all) and whose names start with prefix, sorted by
+// name, cut to the requested page, each turned into its list item.
+func listPage[R, I any](byName map[string]R, keep func(R) bool, prefix *string, in pageInput, item func(R) I) ([]I, *string, error) {
+	names := make([]string, 0, len(byName))
+	for name, r := range byName {
+		if keep == nil || keep(r) {
+			names = append(names, name)
+		}
+	}
+	page, next, err := pageOf(withPrefix(names, prefix), in)
+	if err != nil {
+		return nil, nil, err
+	}
+	items := make([]I, 0, len(page))
+	for _, name := range page {
+		items = append(items, item(byName[name]))
+	}
+	return items, next, nil
+}
