@@ -121,39 +121,6 @@ func (s *Service) deleteNamespace(w http.ResponseWriter, sub, rg, name string) {
 	w.WriteHeader(http.StatusOK)
 }
 
-func (s *Service) namespaceAction(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		methodNotAllowed(w, r, "POST")
-		return
-	}
-	v := mux.Vars(r)
-	var body []byte
-	regenerate := lower(v["action"]) == "regeneratekey"
-	if regenerate {
-		var ok bool
-		if body, ok = readARMBody(w, r); !ok {
-			return
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ns, err := s.findNamespace(v["subscriptionId"], v["resourceGroup"], v["namespace"])
-	if err != nil {
-		writeARMError(w, err)
-		return
-	}
-	if regenerate {
-		keyName, err := armmodel.KeyName(body)
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		// The old key stops working at once on the data plane.
-		ns.keys[keyIndex(keyName)] = newKey()
-	}
-	writeJSON(w, http.StatusOK, armmodel.Keys{Key1: ns.keys[0], Key2: ns.keys[1]})
-}
-
 func (s *Service) listNamespacesBySubscription(w http.ResponseWriter, r *http.Request) {
 	s.listNamespaces(w, r, false)
 }

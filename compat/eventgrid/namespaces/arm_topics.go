@@ -117,38 +117,6 @@ func (s *Service) deleteTopic(w http.ResponseWriter, v map[string]string) {
 	w.WriteHeader(http.StatusOK)
 }
 
-func (s *Service) topicAction(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		methodNotAllowed(w, r, "POST")
-		return
-	}
-	v := mux.Vars(r)
-	var body []byte
-	regenerate := lower(v["action"]) == "regeneratekey"
-	if regenerate {
-		var ok bool
-		if body, ok = readARMBody(w, r); !ok {
-			return
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.findTopic(v)
-	if err != nil {
-		writeARMError(w, err)
-		return
-	}
-	if regenerate {
-		keyName, err := armmodel.KeyName(body)
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		t.keys[keyIndex(keyName)] = newKey()
-	}
-	writeJSON(w, http.StatusOK, armmodel.Keys{Key1: t.keys[0], Key2: t.keys[1]})
-}
-
 func (s *Service) listTopics(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		methodNotAllowed(w, r, "GET")
