@@ -56,8 +56,9 @@ func readDeadLetterBlob(ctx context.Context, client *azblob.Client, container, n
 	return ParseDeadLetterBlob(name, body)
 }
 
-// EventGridDeadLetters returns the Event Grid dead letters the emulator has
-// written that pass f, as typed records, from the inspection API: the same
+// EventGridDeadLetters returns the dead letters of Event Grid topics (EG-23
+// records; namespace records are read with the namespaces package) that
+// pass f, as typed records, from the inspection API: the same
 // whether they went to Azurite or stayed in the in-memory default, and
 // whether the emulator runs in-process or in a container:
 //
@@ -66,20 +67,34 @@ func readDeadLetterBlob(ctx context.Context, client *azblob.Client, container, n
 //	if len(dead) != 1 || dead[0].LastDeliveryOutcome != "BadRequest" { … }
 func (e *Emulator) EventGridDeadLetters(f Filter) []DeadLetterRecord {
 	e.t.Helper()
-	return e.deadLetterRecords(e.DeadLetters(f))
+	return e.deadLetterRecords(e.DeadLetters(basicTopics(f)))
+}
+
+// basicTopics narrows f to Event Grid, so dead letters of other clouds
+// (SQS records) never reach the blob parser.
+func basicTopics(f Filter) Filter {
+	labels := map[string]string{"cloud": "eventgrid"}
+	for k, v := range f.Labels {
+		labels[k] = v
+	}
+	f.Labels = labels
+	return f
 }
 
 // WaitForEventGridDeadLetters waits until at least n dead-letter writes
 // pass f, then returns their records (a write may hold several).
 func (e *Emulator) WaitForEventGridDeadLetters(f Filter, n int) []DeadLetterRecord {
 	e.t.Helper()
-	return e.deadLetterRecords(e.waitFor(engine.KindDeadLetter, f, n))
+	return e.deadLetterRecords(e.waitFor(engine.KindDeadLetter, basicTopics(f), n))
 }
 
 func (e *Emulator) deadLetterRecords(entries []Entry) []DeadLetterRecord {
 	e.t.Helper()
 	var out []DeadLetterRecord
 	for _, en := range entries {
+		if en.Labels["namespace"] != "" {
+			continue // namespace records (NS-4): read them with the namespaces package
+		}
 		records, err := ParseDeadLetterBlob(en.Destination, en.Body)
 		if err != nil {
 			e.t.Fatalf("testkit: dead letter #%d: %v", en.Seq, err)
