@@ -74,7 +74,8 @@ type Emulator struct {
 }
 
 // Start runs an emulator in-process on free loopback ports with a virtual
-// clock (starting at DefaultStart), no jitter and no probation, and stops it
+// clock (starting at DefaultStart), no jitter, no probation and a 3 s settle
+// bound (emulator.Options.SettleTimeout), and stops it
 // when the test ends.
 func Start(t testing.TB, opts ...Option) *Emulator {
 	t.Helper()
@@ -83,7 +84,10 @@ func Start(t testing.TB, opts ...Option) *Emulator {
 		Start:            DefaultStart(),
 		DisableJitter:    true,
 		DisableProbation: true,
-		WebhookClient:    &http.Client{Transport: insecureTransport()},
+		// Generous, so a delivery slowed by a loaded test machine is still
+		// waited for; tests of endpoints that never answer set it lower.
+		SettleTimeout: 3 * time.Second,
+		WebhookClient: &http.Client{Transport: insecureTransport()},
 	}
 	for _, opt := range opts {
 		opt(&o)
