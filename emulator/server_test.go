@@ -1,0 +1,127 @@
+package emulator
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+func startVirtual(t *testing.T) *Server {
+	t.Helper()
+	s, err := Start(Options{Clock: engine.ModeVirtual, Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// No package-level state: two servers in one process are independent.
+func TestTwoServersAreIndependent(t *testing.T) {
+	t.Parallel()
+	a, b := startVirtual(t), startVirtual(t)
+	a.VirtualClock().Advance(time.Hour)
+	if got := b.Clock().Now().Sub(a.Clock().Now()); got != -time.Hour {
+		t.Fatalf("clocks moved together: b - a = %v", got)
+	}
+	topic := "/subscriptions/s/resourceGroups/rg/providers/Microsoft.EventGrid/topics/orders?api-version=2025-02-15"
+	put(t, a.URL()+topic, `{"location":"westus"}`, http.StatusCreated)
+	get(t, b.URL()+topic, http.StatusNotFound)
+	if string(a.CACertPEM()) == string(b.CACertPEM()) {
+		t.Fatal("two servers share a CA")
+	}
+}
+
+func TestResetForgetsResources(t *testing.T) {
+	t.Parallel()
+	s := startVirtual(t)
+	topic := "/subscriptions/s/resourceGroups/rg/providers/Microsoft.EventGrid/topics/orders?api-version=2025-02-15"
+	put(t, s.URL()+topic, `{"location":"westus"}`, http.StatusCreated)
+	resp, err := http.Post(s.URL()+"/_emulator/reset", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	get(t, s.URL()+topic, http.StatusNotFound)
+	if st := s.Journal().Stats(); st.Held != 0 {
+		t.Fatalf("journal holds %d entries after reset", st.Held)
+	}
+}
+
+// A dead-letter destination naming an unconfigured storage account lands in
+// Azurite's development account when that one is configured.
+func TestAccountFallback(t *testing.T) {
+	t.Parallel()
+	var got []string
+	record := engine.SinkFunc(func(_ context.Context, dl engine.DeadLetter) error {
+		got = append(got, dl.Destination)
+		return nil
+	})
+	cases := []struct {
+		names []string
+		dest  string
+		want  string
+	}{
+		{[]string{"devstoreaccount1", "prod"}, "prod/dlq/A.json", "prod/dlq/A.json"},
+		{[]string{"devstoreaccount1", "prod"}, "other/dlq/A.json", "devstoreaccount1/dlq/A.json"},
+		{[]string{"only"}, "other/dlq/A.json", "only/dlq/A.json"},
+		{[]string{"one", "two"}, "other/dlq/A.json", "other/dlq/A.json"}, // no fallback: the sink says not found
+	}
+	for _, c := range cases {
+		got = nil
+		if err := (accountFallback{sink: record, names: c.names}).Write(context.Background(), engine.DeadLetter{Destination: c.dest}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("accounts %v, destination %q: wrote %v, want %q", c.names, c.dest, got, c.want)
+		}
+	}
+}
+
+func TestBadOptionsFailStart(t *testing.T) {
+	t.Parallel()
+	for _, o := range []Options{
+		{Clock: "sundial"},
+		{TimeScale: -1},
+		{AzureStorage: []string{"AccountName=x"}},
+		{Addr: "256.0.0.1:0"},
+	} {
+		if s, err := Start(o); err == nil {
+			s.Close()
+			t.Errorf("Start(%+v) succeeded", o)
+		}
+	}
+}
+
+func put(t *testing.T, url, body string, want int) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer x")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != want {
+		t.Fatalf("PUT %s: %s, want %d", url, resp.Status, want)
+	}
+}
+
+func get(t *testing.T, url string, want int) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Authorization", "Bearer x")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != want {
+		t.Fatalf("GET %s: %s, want %d", url, resp.Status, want)
+	}
+}
