@@ -56,6 +56,9 @@ func (a *applier) namespaceTopic(ns Namespace, t NamespaceTopic, nsPath string) 
 		sub.Properties.FiltersConfiguration = s.FiltersConfiguration
 		subWhat := "event subscription " + quote(s.Name) + " of " + what
 		header := http.Header{"Content-Type": {"application/json"}}
+		if s.SkipValidation {
+			header.Set(headerSkipValidation, "true")
+		}
 		if err := a.put(s.Source, subWhat, path+"/eventSubscriptions/"+url.PathEscape(s.Name), header, mustJSON(sub)); err != nil {
 			return err
 		}

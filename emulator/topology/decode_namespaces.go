@@ -49,7 +49,7 @@ func (d *decoder) namespaceTopic(it item) (NamespaceTopic, *object) {
 // or deliveryConfiguration as ARM takes it.
 func (d *decoder) namespaceSubscription(it item) (NamespaceSubscription, *object) {
 	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "webhook", "queue", "push",
-		"deliveryConfiguration", "eventDeliverySchema", "filtersConfiguration"}, false)
+		"deliveryConfiguration", "eventDeliverySchema", "filtersConfiguration", "skipValidation"}, false)
 	if !ok {
 		return NamespaceSubscription{}, nil
 	}
@@ -63,6 +63,12 @@ func (d *decoder) namespaceSubscription(it item) (NamespaceSubscription, *object
 	}
 	if o.has("filtersConfiguration") {
 		s.FiltersConfiguration = o.jsonObject("filtersConfiguration")
+	}
+	if o.has("skipValidation") {
+		s.SkipValidation = o.boolean("skipValidation")
+		if !o.has("webhook") && !o.has("deliveryConfiguration") {
+			o.problem("skipValidation", "applies only to a push subscription")
+		}
 	}
 	return s, o
 }

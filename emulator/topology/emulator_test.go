@@ -309,3 +309,38 @@ func TestEmulatorGetsEventBusesV2(t *testing.T) {
 		t.Errorf("DescribeSubscriber = %v", sub)
 	}
 }
+
+// A namespace push subscription is validated at start (the CloudEvents
+// handshake) unless skipValidation says the application comes up later.
+func TestEmulatorNamespacePushSkipsValidationWhenAsked(t *testing.T) {
+	t.Parallel()
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close() // an app that is not up yet
+	file := func(skip bool) string {
+		lines := []string{
+			"eventgrid:",
+			"  namespaces:",
+			"    - name: shop",
+			"      topics:",
+			"        - name: orders",
+			"          subscriptions:",
+			"            - name: pusher",
+			"              webhook: " + down.URL + "/events",
+		}
+		if skip {
+			lines = append(lines, "              skipValidation: true")
+		}
+		return yamlLines(lines...)
+	}
+	if err := apply(t, startEmulator(t), file(false)); err == nil || !strings.Contains(err.Error(), "validation") {
+		t.Fatalf("without skipValidation: err = %v, want the handshake's failure", err)
+	}
+	h := startEmulator(t)
+	if err := apply(t, h, file(true)); err != nil {
+		t.Fatal(err)
+	}
+	status, _ := call(t, h, "GET", armGroup+"/namespaces/shop/topics/orders/eventSubscriptions/pusher?api-version=2025-02-15", "", "")
+	if status != http.StatusOK {
+		t.Fatalf("GET the subscription: %d", status)
+	}
+}

@@ -102,6 +102,9 @@ type NamespaceSubscription struct {
 	DeliveryConfiguration json.RawMessage
 	EventDeliverySchema   string
 	FiltersConfiguration  json.RawMessage
+	// SkipValidation creates a push subscription without the webhook
+	// handshake, for an application that starts after the emulator.
+	SkipValidation bool
 }
 
 // EventBridge is the eventbridge section: classic buses with their rules

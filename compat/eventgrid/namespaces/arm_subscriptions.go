@@ -41,6 +41,11 @@ func (s *Service) putEventSubscription(w http.ResponseWriter, r *http.Request, v
 	if !ok {
 		return
 	}
+	// Before the lock: the handshake is a network call.
+	if err := s.validatePush(r, body); err != nil {
+		writeARMError(w, err)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.findTopic(v)

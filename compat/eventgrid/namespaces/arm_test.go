@@ -237,7 +237,8 @@ func TestPushSubscriptionShowsItsWebhookAndHidesSecrets(t *testing.T) {
 	ctx := context.Background()
 	ns := h.createNamespace(t, uniqueName("ns-"))
 	h.createTopic(t, ns.name, "topic1")
-	h.createSubscription(t, ns.name, "topic1", "hook", pushProps("https://hooks.example/api/updates?code=abc", 10, "PT1H",
+	hook := newWebhook(t).srv.URL + "/api/updates"
+	h.createSubscription(t, ns.name, "topic1", "hook", pushProps(hook+"?code=abc", 10, "PT1H",
 		[]armeventgrid.DeliveryAttributeMappingClassification{
 			&armeventgrid.StaticDeliveryAttributeMapping{Name: to.Ptr("Custom-Header-1"), Type: to.Ptr(armeventgrid.DeliveryAttributeMappingTypeStatic),
 				Properties: &armeventgrid.StaticDeliveryAttributeMappingProperties{Value: to.Ptr("value1")}},
@@ -250,7 +251,7 @@ func TestPushSubscriptionShowsItsWebhookAndHidesSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest, ok := got.Properties.DeliveryConfiguration.Push.Destination.(*armeventgrid.WebHookEventSubscriptionDestination)
-	if !ok || *dest.Properties.EndpointBaseURL != "https://hooks.example/api/updates" {
+	if !ok || *dest.Properties.EndpointBaseURL != hook {
 		t.Fatalf("destination %#v", got.Properties.DeliveryConfiguration.Push.Destination)
 	}
 	secret := dest.Properties.DeliveryAttributeMappings[1].(*armeventgrid.StaticDeliveryAttributeMapping)
@@ -262,7 +263,7 @@ func TestPushSubscriptionShowsItsWebhookAndHidesSecrets(t *testing.T) {
 		t.Fatalf("delivery attributes: %v %+v", err, attrs)
 	}
 	full, err := subs.GetFullURL(ctx, resourceGroup, ns.name, "topic1", "hook", nil)
-	if err != nil || *full.EndpointURL != "https://hooks.example/api/updates?code=abc" {
+	if err != nil || *full.EndpointURL != hook+"?code=abc" {
 		t.Fatalf("full url: %v", err)
 	}
 }

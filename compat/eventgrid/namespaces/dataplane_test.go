@@ -63,7 +63,7 @@ func TestBadDataPlaneRequestsGetAzureErrors(t *testing.T) {
 	h := newHarness(t, nil)
 	p := h.pull(t, queueProps(60, 10, "", nil))
 	push := "pusher"
-	h.createSubscription(t, p.ns.name, p.topic, push, pushProps("http://127.0.0.1:1/", 1, "PT1H", nil, nil))
+	h.createSubscription(t, p.ns.name, p.topic, push, pushProps(newWebhook(t).srv.URL, 1, "PT1H", nil, nil))
 	key := keyHeader(p.ns.key)
 	ce := http.Header{"Authorization": {"SharedAccessKey " + p.ns.key}, "Content-Type": {"application/cloudevents+json; charset=utf-8"}}
 	publish := dataPath(p.ns.name, "/topics/orders:publish?api-version=2024-06-01")

@@ -183,6 +183,19 @@ func (h *harness) createSubscription(t testing.TB, ns, topic, sub string, props 
 	return res.Subscription
 }
 
+// trySubscription creates a subscription and returns ARM's error instead
+// of failing the test.
+func (h *harness) trySubscription(ns, topic, sub string, props armeventgrid.SubscriptionProperties) (armeventgrid.Subscription, error) {
+	ctx := context.Background()
+	poller, err := h.arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(ctx, resourceGroup, ns, topic, sub,
+		armeventgrid.Subscription{Properties: &props}, nil)
+	if err != nil {
+		return armeventgrid.Subscription{}, err
+	}
+	res, err := poller.PollUntilDone(ctx, nil)
+	return res.Subscription, err
+}
+
 // queueProps is a Queue-mode subscription; dl may be nil.
 func queueProps(lockSeconds, maxDeliveries int32, ttl string, dl *armeventgrid.DeadLetterWithResourceIdentity) armeventgrid.SubscriptionProperties {
 	q := &armeventgrid.QueueInfo{

@@ -34,6 +34,10 @@ type capturedRequest struct {
 func newWebhook(t *testing.T, statuses ...int) *webhook {
 	w := &webhook{statuses: statuses}
 	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodOptions { // the validation handshake: agree
+			rw.Header().Set("WebHook-Allowed-Origin", r.Header.Get("WebHook-Request-Origin"))
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		w.mu.Lock()
 		w.requests = append(w.requests, capturedRequest{header: r.Header.Clone(), body: string(body)})
@@ -187,5 +191,26 @@ func TestPushBatchesWhenMaxEventsPerBatchIsSet(t *testing.T) {
 	if len(reqs) != 1 || reqs[0].header.Get("Content-Type") != "application/cloudevents-batch+json; charset=utf-8" ||
 		jsonUnmarshal(reqs[0].body, &sent) != nil || len(sent) != 3 || sent[1]["id"] != batch[1].ID {
 		t.Fatalf("requests %+v", reqs)
+	}
+}
+
+// Namespace webhooks must pass the CloudEvents abuse-protection handshake:
+// an endpoint that does not agree keeps the subscription from being created.
+func TestPushSubscriptionNeedsTheValidationHandshake(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	ns := h.createNamespace(t, uniqueName("ns-"))
+	h.createTopic(t, ns.name, "orders")
+	refuses := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.WriteHeader(http.StatusOK) // answers, but never allows the origin
+	}))
+	t.Cleanup(refuses.Close)
+	_, err := h.trySubscription(ns.name, "orders", "hook", pushProps(refuses.URL, 10, "PT1H", nil, nil))
+	requireStatus(t, err, http.StatusBadRequest, "Url validation")
+
+	agrees := newWebhook(t)
+	h.createSubscription(t, ns.name, "orders", "hook", pushProps(agrees.srv.URL, 10, "PT1H", nil, nil))
+	if n := len(agrees.captured()); n != 0 {
+		t.Fatalf("the handshake was recorded as %d deliveries", n)
 	}
 }
