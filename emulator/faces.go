@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
-	eventsv2 "github.com/gridbridge/gridbridge/compat/eventbridge/v2"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"

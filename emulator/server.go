@@ -19,7 +19,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
-	eventsv2 "github.com/gridbridge/gridbridge/compat/eventbridge/v2"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 )
