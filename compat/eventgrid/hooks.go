@@ -6,22 +6,23 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 )
 
-// armHooks is the Service as the ARM handler sees it.
+// armHooks is the Service as the basic-topic ARM handler sees it.
 type armHooks Service
 
 func (h *armHooks) svc() *Service { return (*Service)(h) }
 
 func (h *armHooks) Now() time.Time { return h.clock.Now() }
 func (h *armHooks) NewID() string  { return uuid.NewString() }
-func (h *armHooks) NewKey() string { return newAccessKey() }
+func (h *armHooks) NewKey() string { return arm.NewKey() }
 func (h *armHooks) TopicEndpoint(t *resource.Topic) string {
 	return h.svc().topicEndpoint(t)
 }
 
-func (h *armHooks) Provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *resource.Error {
+func (h *armHooks) Provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *arm.Error {
 	return h.svc().provision(ctx, t, sub, prev)
 }
 

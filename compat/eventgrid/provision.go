@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/basicarm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/webhook"
@@ -24,10 +25,10 @@ import (
 // or when it was not validated yet; the handshake runs now, in the ARM
 // request, in real time (reference §3.3, §3.4). Other destinations need
 // no handshake.
-func (s *Service) provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *resource.Error {
+func (s *Service) provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *arm.Error {
 	sub.ProvisioningState = resource.StateSucceeded
 	target := sub.WebHookURL()
-	if target == "" || s.cfg.SkipValidation || arm.SkipValidation(ctx) {
+	if target == "" || s.cfg.SkipValidation || basicarm.SkipValidation(ctx) {
 		return nil
 	}
 	cloudEvents := sub.DeliverySchema(t.InputSchema) == egevent.CloudEventSchemaV10
@@ -63,13 +64,13 @@ func (s *Service) provision(ctx context.Context, t *resource.Topic, sub, prev *r
 
 // handshakeFailed is the 400 the service answers when an endpoint fails
 // validation: the subscription is not created (or not changed).
-func handshakeFailed(err error) *resource.Error {
+func handshakeFailed(err error) *arm.Error {
 	var he *webhook.HandshakeError
 	msg := err.Error()
 	if errors.As(err, &he) {
 		msg = he.Error()
 	}
-	return &resource.Error{Status: http.StatusBadRequest, Code: resource.CodeURLValidation, Message: msg}
+	return &arm.Error{Status: http.StatusBadRequest, Code: arm.CodeURLValidation, Message: msg}
 }
 
 // validationURL is where an endpoint's owner validates by hand, shaped like

@@ -1,8 +1,6 @@
 package eventgrid
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/basicarm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/publish"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/webhook"
@@ -25,7 +24,7 @@ type Service struct {
 	clock   engine.Clock
 	journal *engine.Journal
 	store   *resource.Store
-	arm     *arm.Handler
+	arm     *arm.Table
 	publish *publish.Handler
 	client  *http.Client // deliveries and handshakes; never follows redirects
 	jitter  *jitter
@@ -51,7 +50,7 @@ func New(cfg Config) *Service {
 		queues:  newStorageQueues(cfg.AzureStorage),
 		timers:  make(map[string]engine.Timer),
 	}
-	s.arm = &arm.Handler{Store: s.store, Hooks: (*armHooks)(s)}
+	s.arm = arm.NewTable(arm.Options{}, (&basicarm.Handler{Store: s.store, Hooks: (*armHooks)(s)}).Endpoints()...)
 	s.publish = &publish.Handler{
 		Store: s.store, Now: s.clock.Now, Endpoint: s.topicEndpoint, Accept: s.accept,
 		NewID: uuid.NewString, MaxBytes: cfg.MaxPublishBytes,
@@ -68,7 +67,7 @@ func (s *Service) Register(r *mux.Router) {
 	})
 	r.Path("/eventsubscriptions/{name}/validate").Methods(http.MethodGet, http.MethodPost).
 		HandlerFunc(s.serveManualValidation)
-	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return s.arm.Matches(req) }).Handler(s.arm)
+	s.arm.Mount(r)
 }
 
 // Reset forgets every topic and event subscription (POST /_emulator/reset):
@@ -99,11 +98,4 @@ func (s *Service) publicBase() string {
 		return ""
 	}
 	return strings.TrimRight(s.cfg.PublicTLSBaseURL(), "/")
-}
-
-// newAccessKey makes a topic key as Azure's look: 32 random bytes, base64.
-func newAccessKey() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // never fails (crypto/rand)
-	return base64.StdEncoding.EncodeToString(b)
 }

@@ -1,7 +1,11 @@
-// Package arm serves the Azure Resource Manager API of Event Grid basic
-// topics and their event subscriptions, answering as armeventgrid/v2 and
-// @azure/arm-eventgrid expect: every long-running operation finishes in
-// its request (PUT and event-subscription PATCH answer 201 with
-// provisioningState Succeeded, DELETE 204, POST actions 200), any
-// api-version is accepted, and errors use ARM's {"error":{code,message}}.
+// Package arm is what the Event Grid ARM faces share: ARM's error type and
+// codes, the endpoint table that routes a request by method and path, the
+// adapter that writes what a handler returns, and the body, name and key
+// helpers. The faces (compat/eventgrid/basicarm for topics and their event
+// subscriptions, compat/eventgrid/namespaces for namespaces) hold only
+// their resources' rules and a table of endpoints.
+//
+// Every long-running operation finishes in its request: a face answers PUT
+// with 200 or 201 and provisioningState Succeeded and no polling headers,
+// so a Go Begin… plus PollUntilDone makes exactly one request.
 package arm

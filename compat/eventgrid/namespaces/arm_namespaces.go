@@ -1,115 +1,89 @@
 package namespaces
 
 import (
-	"net/http"
+	"strings"
 
-	"github.com/gorilla/mux"
-
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-// Every ARM change is applied within its request and answered with
-// provisioningState Succeeded and no polling headers: a Go Begin… plus
-// PollUntilDone then makes exactly one request (reference §5.2).
-
-func (s *Service) namespace(w http.ResponseWriter, r *http.Request) {
-	v := mux.Vars(r)
-	sub, rg, name := v["subscriptionId"], v["resourceGroup"], v["namespace"]
-	switch r.Method {
-	case http.MethodGet:
-		s.mu.RLock()
-		defer s.mu.RUnlock()
-		ns, err := s.findNamespace(sub, rg, name)
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, s.namespaceView(ns))
-	case http.MethodPut:
-		s.putNamespace(w, r, sub, rg, name)
-	case http.MethodPatch:
-		body, ok := readARMBody(w, r)
-		if !ok {
-			return
-		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		ns, err := s.findNamespace(sub, rg, name)
-		if err == nil {
-			err = ns.res.Patch(body)
-		}
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		ns.res.SystemData = ns.res.SystemData.Touch(s.clock.Now())
-		writeJSON(w, http.StatusOK, s.namespaceView(ns))
-	case http.MethodDelete:
-		s.deleteNamespace(w, sub, rg, name)
-	default:
-		methodNotAllowed(w, r, "GET, PUT, PATCH, DELETE")
+func (s *Service) getNamespace(r *arm.Request) (arm.Response, *arm.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ns, err := s.findNamespace(r)
+	if err != nil {
+		return arm.Response{}, err
 	}
+	return arm.OK(s.namespaceView(ns)), nil
 }
 
-func (s *Service) putNamespace(w http.ResponseWriter, r *http.Request, sub, rg, name string) {
-	if err := armmodel.ValidateName("namespace", name); err != nil {
-		writeARMError(w, err)
-		return
+func (s *Service) patchNamespace(r *arm.Request) (arm.Response, *arm.Error) {
+	body, err := r.Body()
+	if err != nil {
+		return arm.Response{}, err
 	}
-	body, ok := readARMBody(w, r)
-	if !ok {
-		return
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ns, err := s.findNamespace(r)
+	if err == nil {
+		err = ns.res.Patch(body)
+	}
+	if err != nil {
+		return arm.Response{}, err
+	}
+	ns.res.SystemData = ns.res.SystemData.Touch(s.clock.Now())
+	return arm.OK(s.namespaceView(ns)), nil
+}
+
+func (s *Service) putNamespace(r *arm.Request) (arm.Response, *arm.Error) {
+	sub, rg, name := r.Var("subscriptionId"), r.Var("resourceGroup"), r.Var("namespace")
+	body, err := writeBody(r, "namespace", name)
+	if err != nil {
+		return arm.Response{}, err
 	}
 	res, err := armmodel.NewNamespace(body)
 	if err != nil {
-		writeARMError(w, err)
-		return
+		return arm.Response{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
 	if ns := s.byARM[armKey(sub, rg, name)]; ns != nil {
-		keys, err := keysFor(r, ns.keys)
+		keys, err := arm.FixedKeys(r.Request, ns.keys)
 		if err != nil {
-			writeARMError(w, err)
-			return
+			return arm.Response{}, err
 		}
 		res.ID, res.Name, res.SystemData = ns.res.ID, ns.res.Name, ns.res.SystemData.Touch(now)
 		ns.res, ns.keys = res, keys
-		writeJSON(w, http.StatusOK, s.namespaceView(ns))
-		return
+		return arm.OK(s.namespaceView(ns)), nil
 	}
 	if other := s.namespaceByName(name); other != nil {
 		// The data-plane host name is the namespace name, which Azure makes
 		// globally unique; GridBridge keeps it unique per emulator.
-		writeARMError(w, &armmodel.Error{Status: http.StatusConflict, Code: armmodel.CodeConflict,
-			Message: "The namespace name '" + name + "' is already in use by " + other.res.ID + "."})
-		return
+		return arm.Response{}, arm.Conflict("The namespace name '%s' is already in use by %s.", name, other.res.ID)
 	}
 	res.ID = "/subscriptions/" + sub + "/resourceGroups/" + rg + "/providers/Microsoft.EventGrid/namespaces/" + name
 	res.Name, res.SystemData = name, armmodel.NewSystemData(now)
-	keys, kerr := keysFor(r, newKeyPair())
-	if kerr != nil {
-		writeARMError(w, kerr)
-		return
+	keys, err := arm.FixedKeys(r.Request, newKeyPair())
+	if err != nil {
+		return arm.Response{}, err
 	}
 	ns := &namespaceState{res: res, keys: keys, topics: make(map[string]*topicState)}
 	s.byARM[armKey(sub, rg, name)] = ns
 	s.byName[lower(name)] = ns
-	writeJSON(w, http.StatusCreated, s.namespaceView(ns))
+	return arm.Created(s.namespaceView(ns)), nil
 }
 
-func (s *Service) deleteNamespace(w http.ResponseWriter, sub, rg, name string) {
+func (s *Service) deleteNamespace(r *arm.Request) (arm.Response, *arm.Error) {
+	key := armKey(r.Var("subscriptionId"), r.Var("resourceGroup"), r.Var("namespace"))
 	s.mu.Lock()
-	ns := s.byARM[armKey(sub, rg, name)]
+	ns := s.byARM[key]
 	if ns == nil {
 		s.mu.Unlock()
-		// ARM answers a delete of what does not exist with 204.
-		w.WriteHeader(http.StatusNoContent)
-		return
+		return deleted(false)
 	}
-	delete(s.byARM, armKey(sub, rg, name))
-	delete(s.byName, lower(name))
+	delete(s.byARM, key)
+	delete(s.byName, lower(ns.res.Name))
 	var subs []*subscriptionState
 	for _, t := range ns.topics {
 		subs = append(subs, t.subList...)
@@ -118,44 +92,34 @@ func (s *Service) deleteNamespace(w http.ResponseWriter, sub, rg, name string) {
 	for _, es := range subs {
 		s.stopDelivery(es, reasonNamespaceDeleted)
 	}
-	w.WriteHeader(http.StatusOK)
+	return deleted(true)
 }
 
-func (s *Service) listNamespacesBySubscription(w http.ResponseWriter, r *http.Request) {
-	s.listNamespaces(w, r, false)
-}
-
-func (s *Service) listNamespacesByResourceGroup(w http.ResponseWriter, r *http.Request) {
-	s.listNamespaces(w, r, true)
-}
-
-func (s *Service) listNamespaces(w http.ResponseWriter, r *http.Request, byGroup bool) {
-	if r.Method != http.MethodGet {
-		methodNotAllowed(w, r, "GET")
-		return
-	}
-	v := mux.Vars(r)
-	prefix := lower(v["subscriptionId"]) + "/"
-	if byGroup {
-		prefix += lower(v["resourceGroup"]) + "/"
+// listNamespaces lists by Azure subscription, or by resource group when the
+// path has one.
+func (s *Service) listNamespaces(r *arm.Request) (arm.Response, *arm.Error) {
+	prefix := lower(r.Var("subscriptionId")) + "/"
+	if rg := r.Var("resourceGroup"); rg != "" {
+		prefix += lower(rg) + "/"
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := armmodel.List[armmodel.Namespace]{Value: []armmodel.Namespace{}}
 	for _, key := range sortedNames(s.byARM) {
-		if len(key) > len(prefix) && key[:len(prefix)] == prefix {
+		if len(key) > len(prefix) && strings.HasPrefix(key, prefix) {
 			out.Value = append(out.Value, s.namespaceView(s.byARM[key]))
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return arm.OK(out), nil
 }
 
-// findNamespace looks a namespace up by its ARM path.
-func (s *Service) findNamespace(sub, rg, name string) (*namespaceState, *armmodel.Error) {
-	if ns := s.byARM[armKey(sub, rg, name)]; ns != nil {
+// findNamespace looks up the namespace the path names.
+func (s *Service) findNamespace(r *arm.Request) (*namespaceState, *arm.Error) {
+	name, rg := r.Var("namespace"), r.Var("resourceGroup")
+	if ns := s.byARM[armKey(r.Var("subscriptionId"), rg, name)]; ns != nil {
 		return ns, nil
 	}
-	return nil, armmodel.NotFound("The Resource 'Microsoft.EventGrid/namespaces/%s' under resource group '%s' was not found.", name, rg)
+	return nil, arm.NotFound("The Resource 'Microsoft.EventGrid/namespaces/%s' under resource group '%s' was not found.", name, rg)
 }
 
 // namespaceView is the namespace as the API returns it, with its data-plane

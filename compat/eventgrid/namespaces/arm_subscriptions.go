@@ -3,168 +3,133 @@ package namespaces
 import (
 	"net/http"
 
-	"github.com/gorilla/mux"
-
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-func (s *Service) eventSubscription(w http.ResponseWriter, r *http.Request) {
-	v := mux.Vars(r)
-	switch r.Method {
-	case http.MethodGet:
-		s.mu.RLock()
-		defer s.mu.RUnlock()
-		es, err := s.findEventSubscription(v)
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, es.res.View())
-	case http.MethodPut, http.MethodPatch:
-		s.putEventSubscription(w, r, v)
-	case http.MethodDelete:
-		s.deleteEventSubscription(w, v)
-	default:
-		methodNotAllowed(w, r, "GET, PUT, PATCH, DELETE")
-	}
+func (s *Service) getEventSubscription(r *arm.Request) (arm.Response, *arm.Error) {
+	return s.readEventSubscription(r, func(es *subscriptionState) (any, *arm.Error) { return es.res.View(), nil })
 }
 
-func (s *Service) putEventSubscription(w http.ResponseWriter, r *http.Request, v map[string]string) {
-	name := v["eventSubscription"]
-	if r.Method == http.MethodPut {
-		if err := armmodel.ValidateName("event subscription", name); err != nil {
-			writeARMError(w, err)
-			return
-		}
+// getFullURL reveals a push webhook's URL, query included.
+func (s *Service) getFullURL(r *arm.Request) (arm.Response, *arm.Error) {
+	return s.readEventSubscription(r, func(es *subscriptionState) (any, *arm.Error) { return es.res.FullURL() })
+}
+
+// getDeliveryAttributes reveals the delivery attributes, secrets included.
+func (s *Service) getDeliveryAttributes(r *arm.Request) (arm.Response, *arm.Error) {
+	return s.readEventSubscription(r, func(es *subscriptionState) (any, *arm.Error) { return es.res.DeliveryAttributes(), nil })
+}
+
+// readEventSubscription answers 200 with what view makes of the event
+// subscription the path names, under the read lock.
+func (s *Service) readEventSubscription(r *arm.Request, view func(*subscriptionState) (any, *arm.Error)) (arm.Response, *arm.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	es, err := s.findEventSubscription(r)
+	if err != nil {
+		return arm.Response{}, err
 	}
-	body, ok := readARMBody(w, r)
-	if !ok {
-		return
+	body, err := view(es)
+	if err != nil {
+		return arm.Response{}, err
+	}
+	return arm.OK(body), nil
+}
+
+// putEventSubscription answers PUT, which creates or replaces, and PATCH,
+// which merges into an existing subscription.
+func (s *Service) putEventSubscription(r *arm.Request) (arm.Response, *arm.Error) {
+	name := r.Var("eventSubscription")
+	body, err := writeBody(r, "event subscription", name)
+	if err != nil {
+		return arm.Response{}, err
 	}
 	// Before the lock: the handshake is a network call.
-	if err := s.validatePush(r, body); err != nil {
-		writeARMError(w, err)
-		return
+	if err := s.validatePush(r.Request, body); err != nil {
+		return arm.Response{}, err
 	}
+	replace := r.Method == http.MethodPut
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, err := s.findTopic(v)
+	t, err := s.findTopic(r)
 	if err != nil {
-		if r.Method == http.MethodPut {
-			err.Code = armmodel.CodeParentNotFound
+		if replace {
+			err.Code = arm.CodeParentNotFound
 		}
-		writeARMError(w, err)
-		return
+		return arm.Response{}, err
 	}
 	now := s.clock.Now()
 	es := t.subs[lower(name)]
-	switch {
-	case es == nil && r.Method == http.MethodPatch:
-		writeARMError(w, armmodel.NotFound("The event subscription '%s' was not found.", name))
-	case es == nil:
+	if es == nil {
+		if !replace {
+			return arm.Response{}, arm.NotFound("The event subscription '%s' was not found.", name)
+		}
 		res, set, err := armmodel.NewEventSubscription(body, t.res.Retention())
 		if err != nil {
-			writeARMError(w, err)
-			return
+			return arm.Response{}, err
 		}
 		res.ID, res.Name, res.SystemData = t.res.ID+"/eventSubscriptions/"+name, name, armmodel.NewSystemData(now)
 		es = s.newSubscriptionState(t, res)
 		s.startDelivery(es, set)
 		t.subs[lower(name)] = es
 		t.rebuildSubList()
-		writeJSON(w, http.StatusCreated, es.res.View())
-	default:
-		updated := es.res
-		var set armmodel.Settings
-		if r.Method == http.MethodPut {
-			updated, set, err = armmodel.NewEventSubscription(body, t.res.Retention())
-			updated.ID, updated.Name = es.res.ID, es.res.Name
-		} else {
-			set, err = updated.Patch(body, t.res.Retention())
-		}
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		updated.SystemData = es.res.SystemData.Touch(now)
-		es.res = updated
-		s.updateDelivery(es, set)
-		writeJSON(w, http.StatusOK, es.res.View())
+		return arm.Created(es.res.View()), nil
 	}
+	updated := es.res
+	var set armmodel.Settings
+	if replace {
+		updated, set, err = armmodel.NewEventSubscription(body, t.res.Retention())
+		updated.ID, updated.Name = es.res.ID, es.res.Name
+	} else {
+		set, err = updated.Patch(body, t.res.Retention())
+	}
+	if err != nil {
+		return arm.Response{}, err
+	}
+	updated.SystemData = es.res.SystemData.Touch(now)
+	es.res = updated
+	s.updateDelivery(es, set)
+	return arm.OK(es.res.View()), nil
 }
 
-func (s *Service) deleteEventSubscription(w http.ResponseWriter, v map[string]string) {
+func (s *Service) deleteEventSubscription(r *arm.Request) (arm.Response, *arm.Error) {
 	s.mu.Lock()
-	t, err := s.findTopic(v)
-	var es *subscriptionState
-	if err == nil {
-		es = t.subs[lower(v["eventSubscription"])]
-	}
-	if es == nil {
+	es, err := s.findEventSubscription(r)
+	if err != nil {
 		s.mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
-		return
+		return deleted(false)
 	}
-	delete(t.subs, lower(v["eventSubscription"]))
+	t := es.topic
+	delete(t.subs, lower(es.res.Name))
 	t.rebuildSubList()
 	s.mu.Unlock()
 	s.stopDelivery(es, reasonSubscriptionDeleted)
-	w.WriteHeader(http.StatusOK)
+	return deleted(true)
 }
 
-func (s *Service) eventSubscriptionAction(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		methodNotAllowed(w, r, "POST")
-		return
-	}
-	v := mux.Vars(r)
+func (s *Service) listEventSubscriptions(r *arm.Request) (arm.Response, *arm.Error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	es, err := s.findEventSubscription(v)
+	t, err := s.findTopic(r)
 	if err != nil {
-		writeARMError(w, err)
-		return
-	}
-	if lower(v["action"]) == "getfullurl" {
-		url, err := es.res.FullURL()
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, url)
-		return
-	}
-	writeJSON(w, http.StatusOK, es.res.DeliveryAttributes())
-}
-
-func (s *Service) listEventSubscriptions(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet {
-		methodNotAllowed(w, r, "GET")
-		return
-	}
-	v := mux.Vars(r)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	t, err := s.findTopic(v)
-	if err != nil {
-		writeARMError(w, err)
-		return
+		return arm.Response{}, err
 	}
 	out := armmodel.List[armmodel.EventSubscription]{Value: []armmodel.EventSubscription{}}
 	for _, name := range sortedNames(t.subs) {
 		out.Value = append(out.Value, t.subs[name].res.View())
 	}
-	writeJSON(w, http.StatusOK, out)
+	return arm.OK(out), nil
 }
 
-// findEventSubscription looks a subscription up by the ARM path variables.
-func (s *Service) findEventSubscription(v map[string]string) (*subscriptionState, *armmodel.Error) {
-	t, err := s.findTopic(v)
+// findEventSubscription looks up the event subscription the path names.
+func (s *Service) findEventSubscription(r *arm.Request) (*subscriptionState, *arm.Error) {
+	t, err := s.findTopic(r)
 	if err != nil {
 		return nil, err
 	}
-	if es := t.subs[lower(v["eventSubscription"])]; es != nil {
+	if es := t.subs[lower(r.Var("eventSubscription"))]; es != nil {
 		return es, nil
 	}
-	return nil, armmodel.NotFound("The event subscription '%s' was not found on namespace topic '%s'.", v["eventSubscription"], t.res.Name)
+	return nil, arm.NotFound("The event subscription '%s' was not found on namespace topic '%s'.", r.Var("eventSubscription"), t.res.Name)
 }

@@ -3,148 +3,113 @@ package namespaces
 import (
 	"net/http"
 
-	"github.com/gorilla/mux"
-
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-func (s *Service) topic(w http.ResponseWriter, r *http.Request) {
-	v := mux.Vars(r)
-	switch r.Method {
-	case http.MethodGet:
-		s.mu.RLock()
-		defer s.mu.RUnlock()
-		t, err := s.findTopic(v)
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, t.res)
-	case http.MethodPut, http.MethodPatch:
-		s.putTopic(w, r, v)
-	case http.MethodDelete:
-		s.deleteTopic(w, v)
-	default:
-		methodNotAllowed(w, r, "GET, PUT, PATCH, DELETE")
+func (s *Service) getTopic(r *arm.Request) (arm.Response, *arm.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.findTopic(r)
+	if err != nil {
+		return arm.Response{}, err
 	}
+	return arm.OK(t.res), nil
 }
 
-func (s *Service) putTopic(w http.ResponseWriter, r *http.Request, v map[string]string) {
-	name := v["topic"]
-	if r.Method == http.MethodPut {
-		if err := armmodel.ValidateName("topic", name); err != nil {
-			writeARMError(w, err)
-			return
-		}
+// putTopic answers PUT, which creates or replaces (omitted settings return
+// to their defaults), and PATCH, which merges into an existing topic.
+func (s *Service) putTopic(r *arm.Request) (arm.Response, *arm.Error) {
+	name := r.Var("topic")
+	body, err := writeBody(r, "topic", name)
+	if err != nil {
+		return arm.Response{}, err
 	}
-	body, ok := readARMBody(w, r)
-	if !ok {
-		return
-	}
+	replace := r.Method == http.MethodPut
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ns, err := s.findNamespace(v["subscriptionId"], v["resourceGroup"], v["namespace"])
+	ns, err := s.findNamespace(r)
 	if err != nil {
-		if r.Method == http.MethodPut {
-			err = armmodel.ParentNotFound("The parent namespace '%s' of topic '%s' was not found.", v["namespace"], name)
+		if replace {
+			err = arm.ParentNotFound("The parent namespace '%s' of topic '%s' was not found.", r.Var("namespace"), name)
 		}
-		writeARMError(w, err)
-		return
+		return arm.Response{}, err
 	}
 	now := s.clock.Now()
 	t := ns.topics[lower(name)]
-	switch {
-	case t == nil && r.Method == http.MethodPatch:
-		writeARMError(w, armmodel.NotFound("The namespace topic '%s' was not found.", name))
-	case t == nil:
+	if t == nil {
+		if !replace {
+			return arm.Response{}, arm.NotFound("The namespace topic '%s' was not found.", name)
+		}
 		res, err := armmodel.NewTopic(body)
 		if err != nil {
-			writeARMError(w, err)
-			return
+			return arm.Response{}, err
 		}
 		res.ID, res.Name, res.SystemData = ns.res.ID+"/topics/"+name, name, armmodel.NewSystemData(now)
-		keys, kerr := keysFor(r, newKeyPair())
-		if kerr != nil {
-			writeARMError(w, kerr)
-			return
+		keys, err := arm.FixedKeys(r.Request, newKeyPair())
+		if err != nil {
+			return arm.Response{}, err
 		}
 		ns.topics[lower(name)] = &topicState{ns: ns, res: res, keys: keys, subs: make(map[string]*subscriptionState)}
-		writeJSON(w, http.StatusCreated, res)
-	default:
-		// PUT replaces (omitted settings return to their defaults); PATCH merges.
-		var updated armmodel.Topic
-		var err *armmodel.Error
-		if r.Method == http.MethodPatch {
-			updated = t.res
-			err = updated.Patch(body)
-		} else {
-			updated, err = armmodel.NewTopic(body)
-		}
-		if err != nil {
-			writeARMError(w, err)
-			return
-		}
-		keys, kerr := keysFor(r, t.keys)
-		if kerr != nil {
-			writeARMError(w, kerr)
-			return
-		}
-		updated.ID, updated.Name, updated.SystemData = t.res.ID, t.res.Name, t.res.SystemData.Touch(now)
-		t.res, t.keys = updated, keys
-		s.retentionChanged(t)
-		writeJSON(w, http.StatusOK, t.res)
+		return arm.Created(res), nil
 	}
+	updated := t.res
+	if replace {
+		updated, err = armmodel.NewTopic(body)
+	} else {
+		err = updated.Patch(body)
+	}
+	if err != nil {
+		return arm.Response{}, err
+	}
+	keys, err := arm.FixedKeys(r.Request, t.keys)
+	if err != nil {
+		return arm.Response{}, err
+	}
+	updated.ID, updated.Name, updated.SystemData = t.res.ID, t.res.Name, t.res.SystemData.Touch(now)
+	t.res, t.keys = updated, keys
+	s.retentionChanged(t)
+	return arm.OK(t.res), nil
 }
 
-func (s *Service) deleteTopic(w http.ResponseWriter, v map[string]string) {
+func (s *Service) deleteTopic(r *arm.Request) (arm.Response, *arm.Error) {
 	s.mu.Lock()
-	ns, err := s.findNamespace(v["subscriptionId"], v["resourceGroup"], v["namespace"])
-	var t *topicState
-	if err == nil {
-		t = ns.topics[lower(v["topic"])]
-	}
-	if t == nil {
+	t, err := s.findTopic(r)
+	if err != nil {
 		s.mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
-		return
+		return deleted(false)
 	}
-	delete(ns.topics, lower(v["topic"]))
+	delete(t.ns.topics, lower(t.res.Name))
 	subs := t.subList
 	s.mu.Unlock()
 	for _, es := range subs {
 		s.stopDelivery(es, reasonTopicDeleted)
 	}
-	w.WriteHeader(http.StatusOK)
+	return deleted(true)
 }
 
-func (s *Service) listTopics(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet {
-		methodNotAllowed(w, r, "GET")
-		return
-	}
-	v := mux.Vars(r)
+func (s *Service) listTopics(r *arm.Request) (arm.Response, *arm.Error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ns, err := s.findNamespace(v["subscriptionId"], v["resourceGroup"], v["namespace"])
+	ns, err := s.findNamespace(r)
 	if err != nil {
-		writeARMError(w, err)
-		return
+		return arm.Response{}, err
 	}
 	out := armmodel.List[armmodel.Topic]{Value: []armmodel.Topic{}}
 	for _, name := range sortedNames(ns.topics) {
 		out.Value = append(out.Value, ns.topics[name].res)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return arm.OK(out), nil
 }
 
-// findTopic looks a topic up by the ARM path variables.
-func (s *Service) findTopic(v map[string]string) (*topicState, *armmodel.Error) {
-	ns, err := s.findNamespace(v["subscriptionId"], v["resourceGroup"], v["namespace"])
+// findTopic looks up the namespace topic the path names.
+func (s *Service) findTopic(r *arm.Request) (*topicState, *arm.Error) {
+	ns, err := s.findNamespace(r)
 	if err != nil {
 		return nil, err
 	}
-	if t := ns.topics[lower(v["topic"])]; t != nil {
+	if t := ns.topics[lower(r.Var("topic"))]; t != nil {
 		return t, nil
 	}
-	return nil, armmodel.NotFound("The namespace topic '%s' was not found in namespace '%s'.", v["topic"], ns.res.Name)
+	return nil, arm.NotFound("The namespace topic '%s' was not found in namespace '%s'.", r.Var("topic"), ns.res.Name)
 }

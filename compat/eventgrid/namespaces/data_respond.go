@@ -2,6 +2,8 @@ package namespaces
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"strings"
 
@@ -94,4 +96,36 @@ func (s *Service) authorize(w http.ResponseWriter, r *http.Request, namespace, t
 // namespace). The caller holds Service.mu.
 func (s *Service) live(t *topicState) bool {
 	return s.namespaceByName(t.ns.res.Name) == t.ns && t.ns.topics[lower(t.res.Name)] == t
+}
+
+const contentTypeJSON = "application/json; charset=utf-8"
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		// Only GridBridge's own types are marshalled here; a failure is a
+		// bug, reported without a 5xx the SDKs would retry.
+		writeDataError(w, http.StatusBadRequest, codeBadRequest, "The response could not be encoded: "+err.Error())
+		return
+	}
+	writeRaw(w, status, body)
+}
+
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", contentTypeJSON)
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// readBody reads a request body up to limit bytes. tooLarge reports a body
+// over the limit.
+func readBody(r *http.Request, limit int64) (body []byte, tooLarge bool, err error) {
+	body, err = io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if int64(len(body)) > limit {
+		return nil, true, errors.New("request body too large")
+	}
+	return body, false, nil
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/webhook"
 )
 
@@ -21,9 +20,9 @@ const handshakeTimeout = 10 * time.Second
 // requires it of namespace webhooks: when it fails, creating or updating
 // the subscription fails. The X-GridBridge-Skip-Validation header (used by
 // topology files for applications that start later) skips it.
-func (s *Service) validatePush(r *http.Request, body []byte) *armmodel.Error {
+func (s *Service) validatePush(r *http.Request, body []byte) *arm.Error {
 	url := pushWebhookURL(body)
-	if url == "" || r.Header.Get(arm.HeaderSkipValidation) == "true" {
+	if url == "" || arm.SkipValidation(r) {
 		return nil
 	}
 	client := s.cfg.HTTPClient
@@ -33,7 +32,7 @@ func (s *Service) validatePush(r *http.Request, body []byte) *armmodel.Error {
 	ctx, cancel := context.WithTimeout(r.Context(), handshakeTimeout)
 	defer cancel()
 	if err := webhook.ValidateCloudEvents(ctx, webhook.NoRedirects(client), url, baseURL(url)); err != nil {
-		return &armmodel.Error{Status: http.StatusBadRequest, Code: "Url validation", Message: err.Error()}
+		return &arm.Error{Status: http.StatusBadRequest, Code: arm.CodeURLValidation, Message: err.Error()}
 	}
 	return nil
 }

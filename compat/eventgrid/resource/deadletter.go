@@ -1,6 +1,10 @@
 package resource
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+)
 
 // DeadLetterDestination is a subscription's dead-letter destination: a blob
 // container of a storage account (EG-19).
@@ -16,13 +20,13 @@ type deadLetterJSON struct {
 	Properties   map[string]json.RawMessage `json:"properties"`
 }
 
-func decodeDeadLetter(field string, raw json.RawMessage) (*DeadLetterDestination, *Error) {
+func decodeDeadLetter(field string, raw json.RawMessage) (*DeadLetterDestination, *arm.Error) {
 	var w deadLetterJSON
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, Invalid("%s must be an object with endpointType and properties.", field)
+		return nil, arm.BadRequest("%s must be an object with endpointType and properties.", field)
 	}
 	if w.EndpointType == nil {
-		return nil, Invalid("%s.endpointType is required.", field)
+		return nil, arm.BadRequest("%s.endpointType is required.", field)
 	}
 	typ, err := canonical(field+".endpointType", *w.EndpointType, "StorageBlob")
 	if err != nil {
@@ -34,16 +38,16 @@ func decodeDeadLetter(field string, raw json.RawMessage) (*DeadLetterDestination
 	}
 	if raw, ok := pop(d.Other, "resourceId"); ok {
 		if json.Unmarshal(raw, &d.ResourceID) != nil {
-			return nil, Invalid("%s.properties.resourceId must be a string.", field)
+			return nil, arm.BadRequest("%s.properties.resourceId must be a string.", field)
 		}
 	}
 	if raw, ok := pop(d.Other, "blobContainerName"); ok {
 		if json.Unmarshal(raw, &d.BlobContainerName) != nil {
-			return nil, Invalid("%s.properties.blobContainerName must be a string.", field)
+			return nil, arm.BadRequest("%s.properties.blobContainerName must be a string.", field)
 		}
 	}
 	if d.ResourceID == "" || d.BlobContainerName == "" {
-		return nil, Invalid("%s needs properties.resourceId (the storage account) and properties.blobContainerName.", field)
+		return nil, arm.BadRequest("%s needs properties.resourceId (the storage account) and properties.blobContainerName.", field)
 	}
 	return d, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 )
 
 // Endpoint types of event subscription destinations (ARM EndpointType).
@@ -76,13 +78,13 @@ type destinationJSON struct {
 	Properties   map[string]json.RawMessage `json:"properties"`
 }
 
-func decodeDestination(field string, raw json.RawMessage) (*Destination, *Error) {
+func decodeDestination(field string, raw json.RawMessage) (*Destination, *arm.Error) {
 	var w destinationJSON
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, Invalid("%s must be an object with endpointType and properties.", field)
+		return nil, arm.BadRequest("%s must be an object with endpointType and properties.", field)
 	}
 	if w.EndpointType == nil {
-		return nil, Invalid("%s.endpointType is required.", field)
+		return nil, arm.BadRequest("%s.endpointType is required.", field)
 	}
 	typ, err := canonical(field+".endpointType", *w.EndpointType, endpointTypes()...)
 	if err != nil {
@@ -95,7 +97,7 @@ func decodeDestination(field string, raw json.RawMessage) (*Destination, *Error)
 	delete(d.Other, "endpointBaseUrl") // read-only
 	if raw, ok := pop(d.Other, "endpointUrl"); ok {
 		if err := json.Unmarshal(raw, &d.EndpointURL); err != nil {
-			return nil, Invalid("%s.properties.endpointUrl must be a string.", field)
+			return nil, arm.BadRequest("%s.properties.endpointUrl must be a string.", field)
 		}
 	}
 	if raw, ok := pop(d.Other, "maxEventsPerBatch"); ok {
@@ -103,7 +105,7 @@ func decodeDestination(field string, raw json.RawMessage) (*Destination, *Error)
 			return nil, err
 		}
 		if d.MaxEventsPerBatch < 1 { // 0 is a value Azure refuses, not "unset"
-			return nil, Invalid("maxEventsPerBatch must be between 1 and %d; got %d.", MaxEventsPerBatchLimit, d.MaxEventsPerBatch)
+			return nil, arm.BadRequest("maxEventsPerBatch must be between 1 and %d; got %d.", MaxEventsPerBatchLimit, d.MaxEventsPerBatch)
 		}
 	}
 	if raw, ok := pop(d.Other, "preferredBatchSizeInKilobytes"); ok {
@@ -111,7 +113,7 @@ func decodeDestination(field string, raw json.RawMessage) (*Destination, *Error)
 			return nil, err
 		}
 		if d.PreferredBatchSizeInKilobytes < 1 {
-			return nil, Invalid("preferredBatchSizeInKilobytes must be between 1 and %d; got %d.", MaxPreferredBatchKB, d.PreferredBatchSizeInKilobytes)
+			return nil, arm.BadRequest("preferredBatchSizeInKilobytes must be between 1 and %d; got %d.", MaxPreferredBatchKB, d.PreferredBatchSizeInKilobytes)
 		}
 	}
 	if raw, ok := pop(d.Other, "deliveryAttributeMappings"); ok {
@@ -139,15 +141,15 @@ type attributeJSON struct {
 	} `json:"properties,omitempty"`
 }
 
-func decodeAttributes(field string, raw json.RawMessage) ([]DeliveryAttribute, *Error) {
+func decodeAttributes(field string, raw json.RawMessage) ([]DeliveryAttribute, *arm.Error) {
 	var ws []attributeJSON
 	if err := json.Unmarshal(raw, &ws); err != nil {
-		return nil, Invalid("%s must be an array of {name, type, properties}.", field)
+		return nil, arm.BadRequest("%s must be an array of {name, type, properties}.", field)
 	}
 	out := make([]DeliveryAttribute, len(ws))
 	for i, w := range ws {
 		if w.Type == nil {
-			return nil, Invalid("%s[%d].type is required (Static or Dynamic).", field, i)
+			return nil, arm.BadRequest("%s[%d].type is required (Static or Dynamic).", field, i)
 		}
 		typ, err := canonical(field+".type", *w.Type, "Static", "Dynamic")
 		if err != nil {

@@ -1,6 +1,10 @@
 package resource
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+)
 
 // TopicID is the ARM id of a topic, spelled as ARM spells it.
 func TopicID(subscriptionID, resourceGroup, name string) string {
@@ -14,13 +18,13 @@ func Key(s string) string { return strings.ToLower(s) }
 
 // CheckTopicName applies Azure's topic name rules: 3 to 50 characters,
 // letters, digits and hyphens, not starting with a reserved prefix.
-func CheckTopicName(name string) *Error {
-	if len(name) < 3 || len(name) > 50 || !alnumHyphen(name) {
-		return Invalid("Topic name must be between 3 and 50 characters in length and use alphanumeric characters and hyphens only; got '%s'.", name)
+func CheckTopicName(name string) *arm.Error {
+	if !arm.ValidName(name, 3, 50) {
+		return arm.BadRequest("Topic name must be between 3 and 50 characters in length and use alphanumeric characters and hyphens only; got '%s'.", name)
 	}
 	for _, reserved := range []string{"microsoft", "eventgrid", "system"} {
 		if strings.HasPrefix(strings.ToLower(name), reserved) {
-			return Invalid("Topic name '%s' must not start with the reserved prefixes Microsoft, EventGrid or System.", name)
+			return arm.BadRequest("Topic name '%s' must not start with the reserved prefixes Microsoft, EventGrid or System.", name)
 		}
 	}
 	return nil
@@ -28,18 +32,9 @@ func CheckTopicName(name string) *Error {
 
 // CheckSubscriptionName applies the event subscription name rules: 3 to 64
 // characters, letters, digits and hyphens (UNCONFIRMED: not in the docs read).
-func CheckSubscriptionName(name string) *Error {
-	if len(name) < 3 || len(name) > 64 || !alnumHyphen(name) {
-		return Invalid("Event subscription name must be between 3 and 64 characters in length and use alphanumeric characters and hyphens only; got '%s'.", name)
+func CheckSubscriptionName(name string) *arm.Error {
+	if !arm.ValidName(name, 3, 64) {
+		return arm.BadRequest("Event subscription name must be between 3 and 64 characters in length and use alphanumeric characters and hyphens only; got '%s'.", name)
 	}
 	return nil
-}
-
-func alnumHyphen(s string) bool {
-	for _, c := range s {
-		if !(c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }

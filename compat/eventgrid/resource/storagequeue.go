@@ -3,6 +3,8 @@ package resource
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 )
 
 // EndpointStorageQueue is the endpointType of a Storage Queue destination.
@@ -53,9 +55,9 @@ func (d *Destination) StorageAccountName() string {
 // validateStorageQueue checks what a Storage Queue destination needs: the
 // account's resource id, the queue's name by Azure Storage's naming rule,
 // and a message time to live Azure accepts.
-func (d *Destination) validateStorageQueue() *Error {
+func (d *Destination) validateStorageQueue() *arm.Error {
 	if d.StorageAccountName() == "" {
-		return Invalid("destination.properties.resourceId must be a storage account resource id (/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Storage/storageAccounts/<name>); got '%s'.", d.ResourceID())
+		return arm.BadRequest("destination.properties.resourceId must be a storage account resource id (/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Storage/storageAccounts/<name>); got '%s'.", d.ResourceID())
 	}
 	if err := checkQueueName(d.QueueName()); err != nil {
 		return err
@@ -69,7 +71,7 @@ func (d *Destination) validateStorageQueue() *Error {
 		return err
 	}
 	if ttl == 0 || ttl < QueueMessageTTLInfinite || ttl > maxQueueMessageTTL {
-		return Invalid("queueMessageTimeToLiveInSeconds must be a positive number of seconds, or -1 for messages that never expire; got %d.", ttl)
+		return arm.BadRequest("queueMessageTimeToLiveInSeconds must be a positive number of seconds, or -1 for messages that never expire; got %d.", ttl)
 	}
 	return nil
 }
@@ -77,14 +79,14 @@ func (d *Destination) validateStorageQueue() *Error {
 // checkQueueName applies Azure Storage's queue naming rule: 3 to 63
 // lower-case letters, digits and single hyphens, starting and ending with a
 // letter or digit.
-func checkQueueName(name string) *Error {
+func checkQueueName(name string) *arm.Error {
 	ok := len(name) >= 3 && len(name) <= 63 &&
 		name[0] != '-' && name[len(name)-1] != '-' && !strings.Contains(name, "--") &&
 		strings.IndexFunc(name, func(r rune) bool {
 			return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-'
 		}) < 0
 	if !ok {
-		return Invalid("destination.properties.queueName '%s' is not a valid queue name: 3 to 63 lower-case letters, digits and single hyphens, starting and ending with a letter or digit.", name)
+		return arm.BadRequest("destination.properties.queueName '%s' is not a valid queue name: 3 to 63 lower-case letters, digits and single hyphens, starting and ending with a letter or digit.", name)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/filter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
@@ -29,7 +30,7 @@ type subscriptionFields struct {
 // SubscriptionFromPut builds the subscription a PUT describes; prev is the
 // stored one of that name, or nil. A PUT replaces every property, except
 // what a client cannot send back (see keepStoredSecrets).
-func SubscriptionFromPut(name, topicID string, body []byte, prev *EventSubscription, now time.Time) (*EventSubscription, *Error) {
+func SubscriptionFromPut(name, topicID string, body []byte, prev *EventSubscription, now time.Time) (*EventSubscription, *arm.Error) {
 	var w struct {
 		Properties *subscriptionFields `json:"properties"`
 	}
@@ -51,7 +52,7 @@ func SubscriptionFromPut(name, topicID string, body []byte, prev *EventSubscript
 }
 
 // Patched applies a PATCH: each member present replaces the stored one.
-func (s *EventSubscription) Patched(body []byte, now time.Time) (*EventSubscription, *Error) {
+func (s *EventSubscription) Patched(body []byte, now time.Time) (*EventSubscription, *arm.Error) {
 	var w subscriptionFields
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, BadContent(err)
@@ -68,8 +69,8 @@ func present(raw json.RawMessage) bool { return len(raw) > 0 }
 func isNull(raw json.RawMessage) bool  { return string(raw) == "null" }
 
 // apply sets every member present in w on s.
-func (w *subscriptionFields) apply(s, prev *EventSubscription, now time.Time) *Error {
-	var err *Error
+func (w *subscriptionFields) apply(s, prev *EventSubscription, now time.Time) *arm.Error {
+	var err *arm.Error
 	var prevDest, prevIdentityDest *Destination
 	if prev != nil {
 		prevDest = prev.Destination
@@ -99,7 +100,7 @@ func (w *subscriptionFields) apply(s, prev *EventSubscription, now time.Time) *E
 	if present(w.Labels) {
 		s.Labels = nil
 		if e := json.Unmarshal(w.Labels, &s.Labels); e != nil {
-			return Invalid("labels must be an array of strings.")
+			return arm.BadRequest("labels must be an array of strings.")
 		}
 	}
 	if present(w.ExpirationTimeUTC) {
@@ -111,7 +112,7 @@ func (w *subscriptionFields) apply(s, prev *EventSubscription, now time.Time) *E
 		s.EventDeliverySchema = ""
 		var v *string
 		if e := json.Unmarshal(w.EventDeliverySchema, &v); e != nil {
-			return Invalid("eventDeliverySchema must be a string.")
+			return arm.BadRequest("eventDeliverySchema must be a string.")
 		}
 		if s.EventDeliverySchema, err = canonicalPtr("eventDeliverySchema", v, "EventGridSchema", "CloudEventSchemaV1_0", "CustomInputSchema"); err != nil {
 			return err
@@ -141,7 +142,7 @@ func (w *subscriptionFields) apply(s, prev *EventSubscription, now time.Time) *E
 // setFilter reads and compiles properties.filter; the filter package's
 // refusals (bad JSON types, Azure's limits) are 400s with its code and
 // message.
-func (s *EventSubscription) setFilter(raw json.RawMessage) *Error {
+func (s *EventSubscription) setFilter(raw json.RawMessage) *arm.Error {
 	var f filter.FilterJSON
 	if !isNull(raw) {
 		if err := json.Unmarshal(raw, &f); err != nil {
@@ -156,34 +157,34 @@ func (s *EventSubscription) setFilter(raw json.RawMessage) *Error {
 	return nil
 }
 
-func filterError(err error) *Error {
+func filterError(err error) *arm.Error {
 	var ve *filter.ValidationError
 	if errors.As(err, &ve) {
-		return &Error{Status: http.StatusBadRequest, Code: ve.Code, Message: ve.Message}
+		return &arm.Error{Status: http.StatusBadRequest, Code: ve.Code, Message: ve.Message}
 	}
-	return Invalid("The filter of the event subscription is not valid: %v.", err)
+	return arm.BadRequest("The filter of the event subscription is not valid: %v.", err)
 }
 
-func decodeExpiration(raw json.RawMessage, now time.Time) (*time.Time, *Error) {
+func decodeExpiration(raw json.RawMessage, now time.Time) (*time.Time, *arm.Error) {
 	if isNull(raw) {
 		return nil, nil
 	}
 	var text string
 	if json.Unmarshal(raw, &text) != nil {
-		return nil, Invalid("expirationTimeUtc must be a date-time string.")
+		return nil, arm.BadRequest("expirationTimeUtc must be a date-time string.")
 	}
 	t, ok := schema.ParseTime(text)
 	if !ok {
-		return nil, Invalid("expirationTimeUtc '%s' is not a valid date-time.", text)
+		return nil, arm.BadRequest("expirationTimeUtc '%s' is not a valid date-time.", text)
 	}
 	if !t.After(now) {
-		return nil, Invalid("Invalid expiration time. The expiration time '%s' must be in the future.", text)
+		return nil, arm.BadRequest("Invalid expiration time. The expiration time '%s' must be in the future.", text)
 	}
 	t = t.UTC()
 	return &t, nil
 }
 
-func decodeRetryPolicy(raw json.RawMessage) (RetryPolicy, *Error) {
+func decodeRetryPolicy(raw json.RawMessage) (RetryPolicy, *arm.Error) {
 	p := RetryPolicy{DefaultMaxDeliveryAttempts, DefaultEventTTLMinutes}
 	if isNull(raw) {
 		return p, nil
@@ -193,9 +194,9 @@ func decodeRetryPolicy(raw json.RawMessage) (RetryPolicy, *Error) {
 		EventTimeToLiveInMinutes json.RawMessage `json:"eventTimeToLiveInMinutes"`
 	}
 	if json.Unmarshal(raw, &w) != nil {
-		return p, Invalid("retryPolicy must be an object.")
+		return p, arm.BadRequest("retryPolicy must be an object.")
 	}
-	var err *Error
+	var err *arm.Error
 	if present(w.MaxDeliveryAttempts) && !isNull(w.MaxDeliveryAttempts) {
 		if p.MaxDeliveryAttempts, err = integer("retryPolicy.maxDeliveryAttempts", w.MaxDeliveryAttempts); err != nil {
 			return p, err
@@ -209,7 +210,7 @@ func decodeRetryPolicy(raw json.RawMessage) (RetryPolicy, *Error) {
 	return p, nil
 }
 
-func decodeDeliveryWithIdentity(raw json.RawMessage, prev *Destination) (*DeliveryWithIdentity, *Error) {
+func decodeDeliveryWithIdentity(raw json.RawMessage, prev *Destination) (*DeliveryWithIdentity, *arm.Error) {
 	if isNull(raw) {
 		return nil, nil
 	}
@@ -218,10 +219,10 @@ func decodeDeliveryWithIdentity(raw json.RawMessage, prev *Destination) (*Delive
 		Destination json.RawMessage `json:"destination"`
 	}
 	if json.Unmarshal(raw, &w) != nil {
-		return nil, Invalid("deliveryWithResourceIdentity must be an object.")
+		return nil, arm.BadRequest("deliveryWithResourceIdentity must be an object.")
 	}
 	out := &DeliveryWithIdentity{}
-	var err *Error
+	var err *arm.Error
 	if out.Identity, err = canonicalIdentity("deliveryWithResourceIdentity.identity", w.Identity, subscriptionIdentityTypes()...); err != nil {
 		return nil, err
 	}
@@ -234,7 +235,7 @@ func decodeDeliveryWithIdentity(raw json.RawMessage, prev *Destination) (*Delive
 	return out, nil
 }
 
-func decodeDeadLetterWithIdentity(raw json.RawMessage) (*DeadLetterWithIdentity, *Error) {
+func decodeDeadLetterWithIdentity(raw json.RawMessage) (*DeadLetterWithIdentity, *arm.Error) {
 	if isNull(raw) {
 		return nil, nil
 	}
@@ -243,10 +244,10 @@ func decodeDeadLetterWithIdentity(raw json.RawMessage) (*DeadLetterWithIdentity,
 		DeadLetterDestination json.RawMessage `json:"deadLetterDestination"`
 	}
 	if json.Unmarshal(raw, &w) != nil {
-		return nil, Invalid("deadLetterWithResourceIdentity must be an object.")
+		return nil, arm.BadRequest("deadLetterWithResourceIdentity must be an object.")
 	}
 	out := &DeadLetterWithIdentity{}
-	var err *Error
+	var err *arm.Error
 	if out.Identity, err = canonicalIdentity("deadLetterWithResourceIdentity.identity", w.Identity, subscriptionIdentityTypes()...); err != nil {
 		return nil, err
 	}
@@ -259,10 +260,10 @@ func decodeDeadLetterWithIdentity(raw json.RawMessage) (*DeadLetterWithIdentity,
 }
 
 // integer reads a JSON number that must be a whole number within int32.
-func integer(field string, raw json.RawMessage) (int, *Error) {
+func integer(field string, raw json.RawMessage) (int, *arm.Error) {
 	var f float64
 	if json.Unmarshal(raw, &f) != nil || f != math.Trunc(f) || f > math.MaxInt32 || f < math.MinInt32 {
-		return 0, Invalid("%s must be an integer; got %s.", field, string(raw))
+		return 0, arm.BadRequest("%s must be an integer; got %s.", field, string(raw))
 	}
 	return int(f), nil
 }

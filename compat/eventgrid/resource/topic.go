@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
@@ -81,8 +82,8 @@ type settingsJSON struct {
 }
 
 // apply merges the members present in w into s, in canonical casing.
-func (w *settingsJSON) apply(s *TopicSettings) *Error {
-	var err *Error
+func (w *settingsJSON) apply(s *TopicSettings) *arm.Error {
+	var err *arm.Error
 	if w.PublicNetworkAccess != nil {
 		if s.PublicNetworkAccess, err = canonical("properties.publicNetworkAccess", *w.PublicNetworkAccess, "Enabled", "Disabled", "SecuredByPerimeter"); err != nil {
 			return err
@@ -136,13 +137,13 @@ type topicPutJSON struct {
 // TopicFromPut builds the topic a PUT describes. existing is the stored
 // topic of that id, or nil for a create; its keys, creation time and input
 // schema carry over (the input schema cannot change, reference §4.4).
-func TopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, existing *Topic, now time.Time) (*Topic, *Error) {
+func TopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, existing *Topic, now time.Time) (*Topic, *arm.Error) {
 	var w topicPutJSON
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, BadContent(err)
 	}
 	if w.Location == nil || *w.Location == "" {
-		return nil, Invalid("The 'location' property is required for a topic.")
+		return nil, arm.BadRequest("The 'location' property is required for a topic.")
 	}
 	t := &Topic{
 		ID: id, SubscriptionID: subscriptionID, ResourceGroup: resourceGroup, Name: name,
@@ -152,7 +153,7 @@ func TopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, e
 		CreatedAt:      now,
 		LastModifiedAt: now,
 	}
-	var err *Error
+	var err *arm.Error
 	if t.Identity, err = canonicalIdentity("identity", w.Identity, topicIdentityTypes()...); err != nil {
 		return nil, err
 	}
@@ -166,7 +167,7 @@ func TopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, e
 		if len(p.InputSchemaMapping) > 0 && string(p.InputSchemaMapping) != "null" {
 			var m schema.InputMapping
 			if err := json.Unmarshal(p.InputSchemaMapping, &m); err != nil {
-				return nil, Invalid("properties.inputSchemaMapping is not valid: %v.", err)
+				return nil, arm.BadRequest("properties.inputSchemaMapping is not valid: %v.", err)
 			}
 			t.InputSchemaMapping = &m
 		}
@@ -175,11 +176,11 @@ func TopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, e
 		}
 	}
 	if t.InputSchemaMapping != nil && t.InputSchema != InputCustom {
-		return nil, Invalid("properties.inputSchemaMapping can only be set when properties.inputSchema is CustomEventSchema.")
+		return nil, arm.BadRequest("properties.inputSchemaMapping can only be set when properties.inputSchema is CustomEventSchema.")
 	}
 	if existing != nil {
 		if existing.InputSchema != t.InputSchema {
-			return nil, Invalid("The inputSchema of topic '%s' cannot be changed from %s to %s.", name, existing.InputSchema, t.InputSchema)
+			return nil, arm.BadRequest("The inputSchema of topic '%s' cannot be changed from %s to %s.", name, existing.InputSchema, t.InputSchema)
 		}
 		t.ID, t.Name = existing.ID, existing.Name
 		t.Key1, t.Key2, t.MetricResourceID, t.CreatedAt = existing.Key1, existing.Key2, existing.MetricResourceID, existing.CreatedAt
@@ -196,7 +197,7 @@ type topicPatchJSON struct {
 
 // Patched applies a PATCH (TopicUpdateParameters) to t and returns the new
 // topic. A present tags object replaces every tag.
-func (t *Topic) Patched(body []byte, now time.Time) (*Topic, *Error) {
+func (t *Topic) Patched(body []byte, now time.Time) (*Topic, *arm.Error) {
 	var w topicPatchJSON
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, BadContent(err)
@@ -207,7 +208,7 @@ func (t *Topic) Patched(body []byte, now time.Time) (*Topic, *Error) {
 		n.Tags = w.Tags
 	}
 	if len(w.Identity) > 0 && string(w.Identity) != "null" {
-		var err *Error
+		var err *arm.Error
 		if n.Identity, err = canonicalIdentity("identity", w.Identity, topicIdentityTypes()...); err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 )
 
 // Resource types as the service returns them in "type".
@@ -19,16 +21,11 @@ const ProvisioningSucceeded = "Succeeded"
 
 // ValidateName applies the namespace, topic and subscription name rule:
 // 3 to 50 letters, digits and hyphens [SPEC].
-func ValidateName(kind, name string) *Error {
-	ok := len(name) >= 3 && len(name) <= 50
-	for i := 0; ok && i < len(name); i++ {
-		c := name[i]
-		ok = c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	if ok {
+func ValidateName(kind, name string) *arm.Error {
+	if arm.ValidName(name, 3, 50) {
 		return nil
 	}
-	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidResourceName,
+	return &arm.Error{Status: http.StatusBadRequest, Code: arm.CodeInvalidResourceName,
 		Message: "The " + kind + " name '" + name + "' is invalid: it must be 3 to 50 characters long and contain only letters, digits and hyphens."}
 }
 

@@ -3,6 +3,8 @@ package armmodel
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 )
 
 // DeadLetterWithResourceIdentity is deadLetterDestinationWithResourceIdentity
@@ -54,20 +56,20 @@ func (d *DeadLetterWithResourceIdentity) UnmarshalJSON(data []byte) error {
 	if raw := field("deliveryRetryPeriodInDays"); len(raw) > 0 && string(raw) != "null" {
 		var days int
 		if err := json.Unmarshal(raw, &days); err != nil {
-			return BadRequest("The deliveryRetryPeriodInDays of the dead-letter destination must be an integer.")
+			return arm.BadRequest("The deliveryRetryPeriodInDays of the dead-letter destination must be an integer.")
 		}
 		out.DeliveryRetryPeriodInDays = &days
 	}
 	if raw := field("deadLetterDestination"); len(raw) > 0 && string(raw) != "null" {
 		var dest DeadLetterDestination
 		if err := json.Unmarshal(raw, &dest); err != nil {
-			return BadRequest("The deadLetterDestination must be an object with endpointType and properties.")
+			return arm.BadRequest("The deadLetterDestination must be an object with endpointType and properties.")
 		}
 		out.DeadLetterDestination = &dest
 	} else if raw := field("storageBlob"); len(raw) > 0 && string(raw) != "null" {
 		dest := DeadLetterDestination{Properties: &StorageBlobProperties{}}
 		if err := json.Unmarshal(raw, dest.Properties); err != nil {
-			return BadRequest("The StorageBlob dead-letter destination must be an object with blobContainerName and resourceId.")
+			return arm.BadRequest("The StorageBlob dead-letter destination must be an object with blobContainerName and resourceId.")
 		}
 		if rawType := field("endpointType"); len(rawType) > 0 {
 			_ = json.Unmarshal(rawType, &dest.EndpointType)
@@ -90,27 +92,27 @@ type DeadLetterTarget struct {
 }
 
 // validate checks the destination and canonicalises its enum.
-func (d *DeadLetterWithResourceIdentity) validate() (*DeadLetterTarget, *Error) {
+func (d *DeadLetterWithResourceIdentity) validate() (*DeadLetterTarget, *arm.Error) {
 	dest := d.DeadLetterDestination
 	if dest == nil {
-		return nil, BadRequest("The dead-letter destination must specify deadLetterDestination with endpointType StorageBlob.")
+		return nil, arm.BadRequest("The dead-letter destination must specify deadLetterDestination with endpointType StorageBlob.")
 	}
 	kind, ok := canonical(dest.EndpointType, "StorageBlob")
 	if !ok {
-		return nil, BadRequest("The dead-letter endpointType '%s' is not supported: Azure Blob Storage (StorageBlob) is the only dead-letter destination.", dest.EndpointType)
+		return nil, arm.BadRequest("The dead-letter endpointType '%s' is not supported: Azure Blob Storage (StorageBlob) is the only dead-letter destination.", dest.EndpointType)
 	}
 	dest.EndpointType = kind
 	if dest.Properties == nil || dest.Properties.BlobContainerName == "" {
-		return nil, BadRequest("The dead-letter destination must specify blobContainerName.")
+		return nil, arm.BadRequest("The dead-letter destination must specify blobContainerName.")
 	}
 	account, ok := storageAccountName(dest.Properties.ResourceID)
 	if !ok {
-		return nil, BadRequest("The dead-letter resourceId '%s' is not a storage account id of the form /subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.Storage/storageAccounts/{name}.", dest.Properties.ResourceID)
+		return nil, arm.BadRequest("The dead-letter resourceId '%s' is not a storage account id of the form /subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.Storage/storageAccounts/{name}.", dest.Properties.ResourceID)
 	}
 	t := &DeadLetterTarget{Account: account, Container: dest.Properties.BlobContainerName, RetryPeriodDays: 2}
 	if p := d.DeliveryRetryPeriodInDays; p != nil {
 		if *p < 1 || *p > 2 {
-			return nil, BadRequest("The deliveryRetryPeriodInDays value %d is out of range: it must be 1 or 2.", *p)
+			return nil, arm.BadRequest("The deliveryRetryPeriodInDays value %d is out of range: it must be 1 or 2.", *p)
 		}
 		t.RetryPeriodDays = *p
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/filter"
 )
 
@@ -46,7 +47,7 @@ func (f FiltersConfiguration) MarshalJSON() ([]byte, error) {
 // compile checks the configuration against the filter limits and prepares
 // it for matching. Namespace filters have no enableAdvancedFilteringOnArrays
 // switch; they are taken to look inside arrays (UNCONFIRMED).
-func (f *FiltersConfiguration) compile() (*filter.Filter, *Error) {
+func (f *FiltersConfiguration) compile() (*filter.Filter, *arm.Error) {
 	if f == nil {
 		return nil, nil
 	}
@@ -61,11 +62,11 @@ func (f *FiltersConfiguration) compile() (*filter.Filter, *Error) {
 	return compiled, nil
 }
 
-func filterError(err error) *Error {
+func filterError(err error) *arm.Error {
 	var ve *filter.ValidationError
 	if errors.As(err, &ve) {
-		return &Error{Status: 400, Code: ve.Code, Message: ve.Message}
+		return &arm.Error{Status: 400, Code: ve.Code, Message: ve.Message}
 	}
-	return &Error{Status: 400, Code: CodeInvalidRequestContent,
+	return &arm.Error{Status: 400, Code: arm.CodeInvalidRequestContent,
 		Message: "The request content was invalid: filtersConfiguration must be an object with includedEventTypes and filters."}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 )
 
 // Namespace is a namespace resource as stored and returned.
@@ -72,13 +74,13 @@ type namespacePropsBody struct {
 
 // NewNamespace reads a PUT body into a namespace with every default filled;
 // the caller sets ID, Name and SystemData.
-func NewNamespace(body []byte) (Namespace, *Error) {
+func NewNamespace(body []byte) (Namespace, *arm.Error) {
 	var req namespaceBody
 	if err := decode(body, &req); err != nil {
 		return Namespace{}, err
 	}
 	if req.Location == nil || strings.TrimSpace(*req.Location) == "" {
-		return Namespace{}, &Error{Status: http.StatusBadRequest, Code: CodeLocationRequired,
+		return Namespace{}, &arm.Error{Status: http.StatusBadRequest, Code: arm.CodeLocationRequired,
 			Message: "The location property is required for this definition."}
 	}
 	n := Namespace{
@@ -98,7 +100,7 @@ func NewNamespace(body []byte) (Namespace, *Error) {
 }
 
 // Patch merges a PATCH body (NamespaceUpdateParameters) into n.
-func (n *Namespace) Patch(body []byte) *Error {
+func (n *Namespace) Patch(body []byte) *arm.Error {
 	var req namespaceBody
 	if err := decode(body, &req); err != nil {
 		return err
@@ -111,7 +113,7 @@ func (n *Namespace) Patch(body []byte) *Error {
 	return nil
 }
 
-func (n *Namespace) apply(tags map[string]string, sku *skuBody, identity json.RawMessage, p *namespacePropsBody) *Error {
+func (n *Namespace) apply(tags map[string]string, sku *skuBody, identity json.RawMessage, p *namespacePropsBody) *arm.Error {
 	if tags != nil {
 		n.Tags = tags
 	}
@@ -119,13 +121,13 @@ func (n *Namespace) apply(tags map[string]string, sku *skuBody, identity json.Ra
 		if sku.Name != nil {
 			name, ok := canonical(*sku.Name, "Standard")
 			if !ok {
-				return BadRequest("The sku name '%s' is not supported: the only namespace sku is Standard.", *sku.Name)
+				return arm.BadRequest("The sku name '%s' is not supported: the only namespace sku is Standard.", *sku.Name)
 			}
 			n.SKU.Name = name
 		}
 		if sku.Capacity != nil {
 			if *sku.Capacity < 1 || *sku.Capacity > 40 {
-				return BadRequest("The sku capacity %d is out of range: it must be between 1 and 40.", *sku.Capacity)
+				return arm.BadRequest("The sku capacity %d is out of range: it must be between 1 and 40.", *sku.Capacity)
 			}
 			n.SKU.Capacity = *sku.Capacity
 		}
@@ -151,14 +153,14 @@ func (n *Namespace) apply(tags map[string]string, sku *skuBody, identity json.Ra
 	if p.PublicNetworkAccess != nil {
 		v, ok := canonical(*p.PublicNetworkAccess, "Enabled", "Disabled", "SecuredByPerimeter")
 		if !ok {
-			return BadRequest("The publicNetworkAccess value '%s' is not supported: use Enabled or Disabled.", *p.PublicNetworkAccess)
+			return arm.BadRequest("The publicNetworkAccess value '%s' is not supported: use Enabled or Disabled.", *p.PublicNetworkAccess)
 		}
 		n.Properties.PublicNetworkAccess = v
 	}
 	if p.MinimumTLSVersionAllowed != nil {
 		v, ok := canonical(*p.MinimumTLSVersionAllowed, "1.0", "1.1", "1.2")
 		if !ok {
-			return BadRequest("The minimumTlsVersionAllowed value '%s' is not supported: use 1.0, 1.1 or 1.2.", *p.MinimumTLSVersionAllowed)
+			return arm.BadRequest("The minimumTlsVersionAllowed value '%s' is not supported: use 1.0, 1.1 or 1.2.", *p.MinimumTLSVersionAllowed)
 		}
 		n.Properties.MinimumTLSVersionAllowed = v
 	}
@@ -172,7 +174,7 @@ type Keys struct {
 }
 
 // KeyName reads a regenerateKey body: {"keyName":"key1"|"key2"}.
-func KeyName(body []byte) (string, *Error) {
+func KeyName(body []byte) (string, *arm.Error) {
 	var req struct {
 		KeyName *string `json:"keyName"`
 	}
@@ -180,11 +182,11 @@ func KeyName(body []byte) (string, *Error) {
 		return "", err
 	}
 	if req.KeyName == nil {
-		return "", BadRequest("The keyName property is required: key1 or key2.")
+		return "", arm.BadRequest("The keyName property is required: key1 or key2.")
 	}
 	name, ok := canonical(*req.KeyName, "key1", "key2")
 	if !ok {
-		return "", BadRequest("The keyName '%s' is invalid: use key1 or key2.", *req.KeyName)
+		return "", arm.BadRequest("The keyName '%s' is invalid: use key1 or key2.", *req.KeyName)
 	}
 	return name, nil
 }

@@ -3,6 +3,7 @@ package armmodel
 import (
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/filter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/isoduration"
 )
@@ -35,16 +36,16 @@ const (
 
 // Settings validates the stored properties against the topic's retention,
 // fills defaults into them and canonicalises their enums.
-func (s *EventSubscription) Settings(retention time.Duration) (Settings, *Error) {
+func (s *EventSubscription) Settings(retention time.Duration) (Settings, *arm.Error) {
 	p := &s.Properties
 	schema, ok := canonical(p.EventDeliverySchema, "CloudEventSchemaV1_0")
 	if !ok {
-		return Settings{}, BadRequest("The eventDeliverySchema '%s' is not supported: namespace subscriptions deliver CloudEventSchemaV1_0.", p.EventDeliverySchema)
+		return Settings{}, arm.BadRequest("The eventDeliverySchema '%s' is not supported: namespace subscriptions deliver CloudEventSchemaV1_0.", p.EventDeliverySchema)
 	}
 	p.EventDeliverySchema = schema
 	if p.ExpirationTimeUTC != nil {
 		if _, err := time.Parse(time.RFC3339Nano, *p.ExpirationTimeUTC); err != nil {
-			return Settings{}, BadRequest("The expirationTimeUtc '%s' is not an RFC 3339 time.", *p.ExpirationTimeUTC)
+			return Settings{}, arm.BadRequest("The expirationTimeUtc '%s' is not an RFC 3339 time.", *p.ExpirationTimeUTC)
 		}
 	}
 	var set Settings
@@ -55,14 +56,14 @@ func (s *EventSubscription) Settings(retention time.Duration) (Settings, *Error)
 	set.Filter = compiled
 	dc := p.DeliveryConfiguration
 	if dc == nil {
-		return Settings{}, BadRequest("The deliveryConfiguration of the event subscription is required.")
+		return Settings{}, arm.BadRequest("The deliveryConfiguration of the event subscription is required.")
 	}
 	mode, ok := canonical(dc.DeliveryMode, "Queue", "Push")
 	if !ok {
-		return Settings{}, BadRequest("The deliveryMode '%s' is invalid: use Queue or Push.", dc.DeliveryMode)
+		return Settings{}, arm.BadRequest("The deliveryMode '%s' is invalid: use Queue or Push.", dc.DeliveryMode)
 	}
 	dc.DeliveryMode = mode
-	var err *Error
+	var err *arm.Error
 	if mode == "Queue" {
 		err = dc.queueSettings(&set, retention)
 	} else {
@@ -74,15 +75,15 @@ func (s *EventSubscription) Settings(retention time.Duration) (Settings, *Error)
 	return set, nil
 }
 
-func (dc *DeliveryConfiguration) queueSettings(set *Settings, retention time.Duration) *Error {
+func (dc *DeliveryConfiguration) queueSettings(set *Settings, retention time.Duration) *arm.Error {
 	q := dc.Queue
 	if q == nil {
-		return BadRequest("deliveryConfiguration.queue is required when deliveryMode is Queue.")
+		return arm.BadRequest("deliveryConfiguration.queue is required when deliveryMode is Queue.")
 	}
 	dc.Push = nil
 	lock := intOr(&q.ReceiveLockDurationInSeconds, defaultLockSeconds)
 	if lock < minLockSeconds || lock > maxLockSeconds {
-		return BadRequest("The receiveLockDurationInSeconds value %d is out of range: it must be between %d and %d.", lock, minLockSeconds, maxLockSeconds)
+		return arm.BadRequest("The receiveLockDurationInSeconds value %d is out of range: it must be between %d and %d.", lock, minLockSeconds, maxLockSeconds)
 	}
 	set.LockDuration = time.Duration(lock) * time.Second
 	count, err := deliveryCount(&q.MaxDeliveryCount)
@@ -94,7 +95,7 @@ func (dc *DeliveryConfiguration) queueSettings(set *Settings, retention time.Dur
 		return err
 	}
 	if set.TimeToLive < set.LockDuration {
-		return BadRequest("The eventTimeToLive '%s' is shorter than the receive lock duration of %d seconds.", *q.EventTimeToLive, lock)
+		return arm.BadRequest("The eventTimeToLive '%s' is shorter than the receive lock duration of %d seconds.", *q.EventTimeToLive, lock)
 	}
 	if q.DeadLetter != nil {
 		if set.DeadLetter, err = q.DeadLetter.validate(); err != nil {
@@ -104,10 +105,10 @@ func (dc *DeliveryConfiguration) queueSettings(set *Settings, retention time.Dur
 	return nil
 }
 
-func (dc *DeliveryConfiguration) pushSettings(set *Settings, retention time.Duration) *Error {
+func (dc *DeliveryConfiguration) pushSettings(set *Settings, retention time.Duration) *arm.Error {
 	p := dc.Push
 	if p == nil {
-		return BadRequest("deliveryConfiguration.push is required when deliveryMode is Push.")
+		return arm.BadRequest("deliveryConfiguration.push is required when deliveryMode is Push.")
 	}
 	dc.Queue = nil
 	set.Push = true
@@ -124,7 +125,7 @@ func (dc *DeliveryConfiguration) pushSettings(set *Settings, retention time.Dura
 		dest = p.DeliveryWithResourceIdentity.Destination
 	}
 	if dest == nil {
-		return BadRequest("A push subscription must specify push.destination or push.deliveryWithResourceIdentity.destination.")
+		return arm.BadRequest("A push subscription must specify push.destination or push.deliveryWithResourceIdentity.destination.")
 	}
 	if set.Webhook, err = dest.validate(); err != nil {
 		return err
@@ -137,10 +138,10 @@ func (dc *DeliveryConfiguration) pushSettings(set *Settings, retention time.Dura
 	return nil
 }
 
-func deliveryCount(v **int) (int, *Error) {
+func deliveryCount(v **int) (int, *arm.Error) {
 	n := intOr(v, defaultCount)
 	if n < minDeliveryCount || n > maxDeliveryCount {
-		return 0, BadRequest("The maxDeliveryCount value %d is out of range: it must be between %d and %d.", n, minDeliveryCount, maxDeliveryCount)
+		return 0, arm.BadRequest("The maxDeliveryCount value %d is out of range: it must be between %d and %d.", n, minDeliveryCount, maxDeliveryCount)
 	}
 	return n, nil
 }
@@ -148,7 +149,7 @@ func deliveryCount(v **int) (int, *Error) {
 // timeToLive parses eventTimeToLive, defaulting it to the topic's retention
 // [DOC: default min(7 days, retention)], and checks it lies between one
 // minute and the retention.
-func timeToLive(v **string, retention time.Duration) (time.Duration, *Error) {
+func timeToLive(v **string, retention time.Duration) (time.Duration, *arm.Error) {
 	if *v == nil {
 		s := isoduration.Format(retention)
 		*v = &s
@@ -156,13 +157,13 @@ func timeToLive(v **string, retention time.Duration) (time.Duration, *Error) {
 	}
 	d, err := isoduration.Parse(**v)
 	if err != nil {
-		return 0, BadRequest("The eventTimeToLive is invalid: %v.", err)
+		return 0, arm.BadRequest("The eventTimeToLive is invalid: %v.", err)
 	}
 	if d < minTimeToLive {
-		return 0, BadRequest("The eventTimeToLive '%s' is shorter than the minimum of one minute (PT1M).", **v)
+		return 0, arm.BadRequest("The eventTimeToLive '%s' is shorter than the minimum of one minute (PT1M).", **v)
 	}
 	if d > retention {
-		return 0, BadRequest("The eventTimeToLive '%s' is longer than the topic's event retention of %d day(s).", **v, int(retention/(24*time.Hour)))
+		return 0, arm.BadRequest("The eventTimeToLive '%s' is longer than the topic's event retention of %d day(s).", **v, int(retention/(24*time.Hour)))
 	}
 	return d, nil
 }

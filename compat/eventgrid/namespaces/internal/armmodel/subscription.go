@@ -2,6 +2,8 @@ package armmodel
 
 import (
 	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 )
 
 // EventSubscription is a namespace-topic event subscription as stored and
@@ -59,7 +61,7 @@ type subscriptionBody struct {
 
 // NewEventSubscription reads a PUT body and validates it against the
 // topic's retention; the caller sets ID, Name and SystemData.
-func NewEventSubscription(body []byte, retention time.Duration) (EventSubscription, Settings, *Error) {
+func NewEventSubscription(body []byte, retention time.Duration) (EventSubscription, Settings, *arm.Error) {
 	s := EventSubscription{Type: TypeEventSubscription, Properties: SubscriptionProperties{
 		ProvisioningState: ProvisioningSucceeded, EventDeliverySchema: "CloudEventSchemaV1_0",
 	}}
@@ -72,7 +74,7 @@ func NewEventSubscription(body []byte, retention time.Duration) (EventSubscripti
 
 // Patch merges a PATCH body (SubscriptionUpdateParameters): each property
 // present replaces the stored one.
-func (s *EventSubscription) Patch(body []byte, retention time.Duration) (Settings, *Error) {
+func (s *EventSubscription) Patch(body []byte, retention time.Duration) (Settings, *arm.Error) {
 	c := *s
 	set, err := c.merge(body, retention)
 	if err != nil {
@@ -82,7 +84,7 @@ func (s *EventSubscription) Patch(body []byte, retention time.Duration) (Setting
 	return set, nil
 }
 
-func (s *EventSubscription) merge(body []byte, retention time.Duration) (Settings, *Error) {
+func (s *EventSubscription) merge(body []byte, retention time.Duration) (Settings, *arm.Error) {
 	var req subscriptionBody
 	if err := decode(body, &req); err != nil {
 		return Settings{}, err
@@ -146,10 +148,10 @@ func (s EventSubscription) webhook() *WebHookProperties {
 }
 
 // FullURL is the getFullUrl answer: the webhook URL, query included.
-func (s EventSubscription) FullURL() (map[string]string, *Error) {
+func (s EventSubscription) FullURL() (map[string]string, *arm.Error) {
 	w := s.webhook()
 	if w == nil {
-		return nil, BadRequest("The event subscription '%s' has no webhook destination.", s.Name)
+		return nil, arm.BadRequest("The event subscription '%s' has no webhook destination.", s.Name)
 	}
 	return map[string]string{"endpointUrl": w.EndpointURL}, nil
 }

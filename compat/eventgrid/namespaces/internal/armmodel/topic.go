@@ -1,6 +1,10 @@
 package armmodel
 
-import "time"
+import (
+	"time"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+)
 
 // Topic is a namespace topic as stored and returned. It has no location or
 // tags.
@@ -39,7 +43,7 @@ type topicBody struct {
 }
 
 // NewTopic reads a PUT body; the caller sets ID, Name and SystemData.
-func NewTopic(body []byte) (Topic, *Error) {
+func NewTopic(body []byte) (Topic, *arm.Error) {
 	t := Topic{Type: TypeTopic, Properties: TopicProperties{
 		ProvisioningState: ProvisioningSucceeded, PublisherType: "Custom",
 		InputSchema: "CloudEventSchemaV1_0", EventRetentionInDays: DefaultRetentionDays,
@@ -53,7 +57,7 @@ func NewTopic(body []byte) (Topic, *Error) {
 // Patch merges a PUT or PATCH body into t. Only eventRetentionInDays is
 // updatable in the API, but the other two have a single value each, so
 // accepting them again is harmless.
-func (t *Topic) Patch(body []byte) *Error {
+func (t *Topic) Patch(body []byte) *arm.Error {
 	var req topicBody
 	if err := decode(body, &req); err != nil {
 		return err
@@ -66,20 +70,20 @@ func (t *Topic) Patch(body []byte) *Error {
 	if p.PublisherType != nil {
 		v, ok := canonical(*p.PublisherType, "Custom")
 		if !ok {
-			return BadRequest("The publisherType '%s' is not supported: the only value is Custom.", *p.PublisherType)
+			return arm.BadRequest("The publisherType '%s' is not supported: the only value is Custom.", *p.PublisherType)
 		}
 		c.Properties.PublisherType = v
 	}
 	if p.InputSchema != nil {
 		v, ok := canonical(*p.InputSchema, "CloudEventSchemaV1_0")
 		if !ok {
-			return BadRequest("The inputSchema '%s' is not supported: namespace topics accept CloudEventSchemaV1_0 only.", *p.InputSchema)
+			return arm.BadRequest("The inputSchema '%s' is not supported: namespace topics accept CloudEventSchemaV1_0 only.", *p.InputSchema)
 		}
 		c.Properties.InputSchema = v
 	}
 	if d := p.EventRetentionInDays; d != nil {
 		if *d < 1 || *d > 7 {
-			return BadRequest("The eventRetentionInDays value %d is out of range: it must be between 1 and 7.", *d)
+			return arm.BadRequest("The eventRetentionInDays value %d is out of range: it must be between 1 and 7.", *d)
 		}
 		c.Properties.EventRetentionInDays = *d
 	}

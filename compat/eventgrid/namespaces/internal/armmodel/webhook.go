@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/push"
 )
 
@@ -69,23 +70,23 @@ type WebhookTarget struct {
 // validate checks a destination and canonicalises its enums. Only webhooks
 // can be delivered to offline; an Event Hubs destination is refused rather
 // than accepted and silently never delivered.
-func (d *Destination) validate() (*WebhookTarget, *Error) {
+func (d *Destination) validate() (*WebhookTarget, *arm.Error) {
 	kind, ok := canonical(d.EndpointType, "WebHook")
 	if !ok {
 		if _, known := canonical(d.EndpointType, "EventHub", "MonitorAlert", "NamespaceTopic", "AzureFunction",
 			"HybridConnection", "ServiceBusQueue", "ServiceBusTopic", "StorageQueue"); known {
-			return nil, BadRequest("The destination endpointType '%s' is not supported by GridBridge for namespace push subscriptions: use WebHook.", d.EndpointType)
+			return nil, arm.BadRequest("The destination endpointType '%s' is not supported by GridBridge for namespace push subscriptions: use WebHook.", d.EndpointType)
 		}
-		return nil, BadRequest("The destination endpointType '%s' is invalid.", d.EndpointType)
+		return nil, arm.BadRequest("The destination endpointType '%s' is invalid.", d.EndpointType)
 	}
 	d.EndpointType = kind
 	p := d.Properties
 	if p == nil || p.EndpointURL == "" {
-		return nil, BadRequest("The WebHook destination must specify endpointUrl.")
+		return nil, arm.BadRequest("The WebHook destination must specify endpointUrl.")
 	}
 	u, err := url.Parse(p.EndpointURL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, BadRequest("The endpointUrl '%s' is not an absolute http or https URL.", p.EndpointURL)
+		return nil, arm.BadRequest("The endpointUrl '%s' is not an absolute http or https URL.", p.EndpointURL)
 	}
 	base := *u
 	base.RawQuery, base.Fragment, base.User = "", "", nil
@@ -93,13 +94,13 @@ func (d *Destination) validate() (*WebhookTarget, *Error) {
 	t := &WebhookTarget{URL: p.EndpointURL, MaxEventsPerBatch: 1}
 	if n := p.MaxEventsPerBatch; n != nil {
 		if *n < 1 || *n > 5000 {
-			return nil, BadRequest("The maxEventsPerBatch value %d is out of range: it must be between 1 and 5000.", *n)
+			return nil, arm.BadRequest("The maxEventsPerBatch value %d is out of range: it must be between 1 and 5000.", *n)
 		}
 		t.MaxEventsPerBatch, t.Batched = *n, true
 	}
 	if kb := p.PreferredBatchSizeInKilobytes; kb != nil {
 		if *kb < 1 || *kb > 1024 {
-			return nil, BadRequest("The preferredBatchSizeInKilobytes value %d is out of range: it must be between 1 and 1024.", *kb)
+			return nil, arm.BadRequest("The preferredBatchSizeInKilobytes value %d is out of range: it must be between 1 and 1024.", *kb)
 		}
 		t.PreferredBatchBytes, t.Batched = *kb*1024, true
 	}
@@ -111,39 +112,39 @@ func (d *Destination) validate() (*WebhookTarget, *Error) {
 	return t, nil
 }
 
-func validateMappings(ms []DeliveryAttributeMapping) ([]push.Attribute, *Error) {
+func validateMappings(ms []DeliveryAttributeMapping) ([]push.Attribute, *arm.Error) {
 	if len(ms) > maxDeliveryAttributes {
-		return nil, BadRequest("A subscription can have at most %d delivery attribute mappings; the request has %d.", maxDeliveryAttributes, len(ms))
+		return nil, arm.BadRequest("A subscription can have at most %d delivery attribute mappings; the request has %d.", maxDeliveryAttributes, len(ms))
 	}
 	seen := map[string]bool{}
 	out := make([]push.Attribute, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		if strings.TrimSpace(m.Name) == "" {
-			return nil, BadRequest("Delivery attribute mapping number %d must have a name.", i+1)
+			return nil, arm.BadRequest("Delivery attribute mapping number %d must have a name.", i+1)
 		}
 		if seen[strings.ToLower(m.Name)] {
-			return nil, BadRequest("The delivery attribute '%s' is mapped twice.", m.Name)
+			return nil, arm.BadRequest("The delivery attribute '%s' is mapped twice.", m.Name)
 		}
 		seen[strings.ToLower(m.Name)] = true
 		kind, ok := canonical(m.Type, "Static", "Dynamic")
 		if !ok {
-			return nil, BadRequest("The delivery attribute '%s' has type '%s': use Static or Dynamic.", m.Name, m.Type)
+			return nil, arm.BadRequest("The delivery attribute '%s' has type '%s': use Static or Dynamic.", m.Name, m.Type)
 		}
 		m.Type = kind
 		p := m.Properties
 		attr := push.Attribute{Name: m.Name, Static: kind == "Static"}
 		switch {
 		case attr.Static && (p == nil || p.Value == nil):
-			return nil, BadRequest("The static delivery attribute '%s' must specify a value.", m.Name)
+			return nil, arm.BadRequest("The static delivery attribute '%s' must specify a value.", m.Name)
 		case attr.Static:
 			if len(*p.Value) > maxAttributeValueBytes {
-				return nil, BadRequest("The value of delivery attribute '%s' is longer than %d bytes.", m.Name, maxAttributeValueBytes)
+				return nil, arm.BadRequest("The value of delivery attribute '%s' is longer than %d bytes.", m.Name, maxAttributeValueBytes)
 			}
 			attr.Value = *p.Value
 			attr.Secret = p.IsSecret != nil && *p.IsSecret
 		case p == nil || p.SourceField == nil || *p.SourceField == "":
-			return nil, BadRequest("The dynamic delivery attribute '%s' must specify a sourceField.", m.Name)
+			return nil, arm.BadRequest("The dynamic delivery attribute '%s' must specify a sourceField.", m.Name)
 		default:
 			attr.SourceField = *p.SourceField
 		}

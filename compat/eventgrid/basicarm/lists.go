@@ -1,11 +1,11 @@
-package arm
+package basicarm
 
 import (
 	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/armpath"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 )
 
@@ -19,33 +19,34 @@ type listed struct {
 	json any
 }
 
-func (h *Handler) listTopics(w http.ResponseWriter, r *http.Request, tg armpath.Target) {
+func (h *Handler) listTopics(r *arm.Request, tg target) (arm.Response, *arm.Error) {
 	var items []listed
 	for _, t := range h.Store.Topics() {
 		if inScope(t, tg) {
-			items = append(items, listed{t.Name, t.JSON(h.Hooks.TopicEndpoint(t))})
+			items = append(items, listed{t.Name, h.topicJSON(t)})
 		}
 	}
-	writePage(w, r, items)
+	return page(r.Request, items), nil
 }
 
-func (h *Handler) listEventTypes(w http.ResponseWriter, r *http.Request, tg armpath.Target) {
-	if h.findTopic(w, tg) != nil {
-		// Custom topics declare no event types.
-		writePage(w, r, nil)
+func (h *Handler) listEventTypes(r *arm.Request, tg target) (arm.Response, *arm.Error) {
+	if _, err := h.findTopic(tg); err != nil {
+		return arm.Response{}, err
 	}
+	// Custom topics declare no event types.
+	return page(r.Request, nil), nil
 }
 
-func (h *Handler) listTopicSubscriptions(w http.ResponseWriter, r *http.Request, tg armpath.Target) {
-	t := h.findTopic(w, tg)
-	if t == nil {
-		return
+func (h *Handler) listTopicSubscriptions(r *arm.Request, tg target) (arm.Response, *arm.Error) {
+	t, err := h.findTopic(tg)
+	if err != nil {
+		return arm.Response{}, err
 	}
 	var items []listed
 	for _, sub := range h.Store.Subscriptions(t.ID) {
 		items = append(items, listed{sub.Name, sub.JSON(t, tg.ScopeForm)})
 	}
-	writePage(w, r, items)
+	return page(r.Request, items), nil
 }
 
 // listGlobalSubscriptions serves the lists by Azure subscription or
@@ -53,7 +54,7 @@ func (h *Handler) listTopicSubscriptions(w http.ResponseWriter, r *http.Request,
 // subscriptions on the Azure subscription or group itself, which GridBridge
 // does not support, so they are empty; with one they hold the topics'
 // event subscriptions that match.
-func (h *Handler) listGlobalSubscriptions(w http.ResponseWriter, r *http.Request, tg armpath.Target) {
+func (h *Handler) listGlobalSubscriptions(r *arm.Request, tg target) (arm.Response, *arm.Error) {
 	var items []listed
 	if tg.Location != "" || tg.TopicType != "" {
 		if tg.TopicType == "" || strings.EqualFold(tg.TopicType, customTopicType) {
@@ -67,12 +68,12 @@ func (h *Handler) listGlobalSubscriptions(w http.ResponseWriter, r *http.Request
 			}
 		}
 	}
-	writePage(w, r, items)
+	return page(r.Request, items), nil
 }
 
 // inScope reports whether t is under the path's Azure subscription and,
 // when the path has one, resource group.
-func inScope(t *resource.Topic, tg armpath.Target) bool {
+func inScope(t *resource.Topic, tg target) bool {
 	return strings.EqualFold(t.SubscriptionID, tg.SubscriptionID) &&
 		(tg.ResourceGroup == "" || strings.EqualFold(t.ResourceGroup, tg.ResourceGroup))
 }
@@ -80,11 +81,11 @@ func inScope(t *resource.Topic, tg armpath.Target) bool {
 // normalLocation compares "West US 2" with "westus2", as ARM does.
 func normalLocation(s string) string { return strings.ToLower(strings.ReplaceAll(s, " ", "")) }
 
-// writePage answers a list: {"value":[…],"nextLink":…}. $filter of the
+// page answers a list: {"value":[…],"nextLink":…}. $filter of the
 // form contains(name,'x') narrows it (the CLI sends that); $top sets the
 // page size, and nextLink is an absolute URL carrying $skiptoken, which
 // the SDK pagers follow verbatim. Without $top everything is one page.
-func writePage(w http.ResponseWriter, r *http.Request, items []listed) {
+func page(r *http.Request, items []listed) arm.Response {
 	q := r.URL.Query()
 	if sub, ok := containsFilter(q.Get("$filter")); ok {
 		kept := items[:0:0]
@@ -107,12 +108,12 @@ func writePage(w http.ResponseWriter, r *http.Request, items []listed) {
 	for _, it := range items[start:end] {
 		values = append(values, it.json)
 	}
-	page := map[string]any{"value": values}
+	body := map[string]any{"value": values}
 	if end < len(items) {
 		q.Set("$skiptoken", strconv.Itoa(end))
-		page["nextLink"] = absoluteURL(r, q.Encode())
+		body["nextLink"] = absoluteURL(r, q.Encode())
 	}
-	writeJSON(w, http.StatusOK, page)
+	return arm.OK(body)
 }
 
 // containsFilter reads "contains(name,'x')" in any casing and spacing and

@@ -1,0 +1,217 @@
+package arm
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gorilla/mux"
+)
+
+// Endpoint is one row of a face's table: a method, a path template and the
+// handler that answers it. Path segments are literals, matched in any
+// letter case as ARM matches "resourceGroups" or
+// "providers/Microsoft.EventGrid", or {name} variables, which match one
+// non-empty segment and reach the handler unescaped through Request.Var.
+// An action is a literal last segment (…/topics/{topic}/listKeys).
+type Endpoint struct {
+	Method string
+	Path   string
+	Handle Handler
+}
+
+// Handler answers one ARM request with a Response or an Error; the table
+// writes either.
+type Handler func(*Request) (Response, *Error)
+
+// Request is an ARM request and the variables its path template bound.
+type Request struct {
+	*http.Request
+	vars map[string]string
+}
+
+// Var is the path segment bound to {name}, unescaped.
+func (r *Request) Var(name string) string { return r.vars[name] }
+
+// Body reads the request body, which must be present (ReadBody).
+func (r *Request) Body() ([]byte, *Error) { return ReadBody(r.Request) }
+
+// Response is what a handler answers: Status, with Body as JSON, or no body
+// when Body is nil.
+type Response struct {
+	Status int
+	Body   any
+}
+
+// OK is a 200 with body.
+func OK(body any) Response { return Response{Status: http.StatusOK, Body: body} }
+
+// Created is a 201 with body: ARM's answer to a PUT that finished in its
+// request.
+func Created(body any) Response { return Response{Status: http.StatusCreated, Body: body} }
+
+// NoContent is a 204, ARM's answer to a DELETE of what does not exist.
+func NoContent() Response { return Response{Status: http.StatusNoContent} }
+
+// Options are the checks a table makes before any handler runs.
+type Options struct {
+	// RequireAPIVersion refuses a request without ?api-version= with 400
+	// MissingApiVersionParameter, as ARM does.
+	RequireAPIVersion bool
+}
+
+// Table routes ARM requests by path template and method. Mount it on a
+// router: it claims only the paths of its templates, so other faces keep
+// theirs. A claimed path with a method no row has answers 405 with Allow.
+type Table struct {
+	opts      Options
+	endpoints []compiled
+}
+
+type compiled struct {
+	Endpoint
+	segments []segment
+}
+
+// segment is a template segment: a literal, or a variable when name is set.
+type segment struct {
+	literal, name string
+}
+
+// NewTable compiles endpoints. A malformed template or a repeated method
+// and path is a programming error, so it panics.
+func NewTable(opts Options, endpoints ...Endpoint) *Table {
+	t := &Table{opts: opts}
+	seen := make(map[string]bool)
+	for _, e := range endpoints {
+		key := e.Method + " " + strings.ToLower(e.Path)
+		if e.Handle == nil || e.Method == "" || seen[key] {
+			panic("arm: endpoint " + key + " has no handler or is listed twice")
+		}
+		seen[key] = true
+		c := compiled{Endpoint: e}
+		for _, s := range strings.Split(strings.Trim(e.Path, "/"), "/") {
+			if s == "" {
+				panic("arm: empty segment in " + e.Path)
+			}
+			if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+				c.segments = append(c.segments, segment{name: s[1 : len(s)-1]})
+			} else {
+				c.segments = append(c.segments, segment{literal: s})
+			}
+		}
+		t.endpoints = append(t.endpoints, c)
+	}
+	return t
+}
+
+// Mount claims the table's paths on r.
+func (t *Table) Mount(r *mux.Router) {
+	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return t.Matches(req) }).Handler(t)
+}
+
+// Matches reports whether r's path is one of the table's, whatever the
+// method.
+func (t *Table) Matches(r *http.Request) bool {
+	segs, ok := pathSegments(r.URL.EscapedPath())
+	if !ok {
+		return false
+	}
+	for i := range t.endpoints {
+		if _, ok := t.endpoints[i].bind(segs); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ServeHTTP checks the api-version and the method, runs the row's handler
+// and writes what it returns.
+func (t *Table) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	e, vars, allowed := t.find(r)
+	switch {
+	case e == nil && len(allowed) == 0:
+		WriteError(w, &Error{Status: http.StatusNotFound, Code: "NotFound",
+			Message: "GridBridge serves no Event Grid resource at " + r.URL.Path + "."})
+		return
+	case t.opts.RequireAPIVersion && r.URL.Query().Get("api-version") == "":
+		WriteError(w, &Error{Status: http.StatusBadRequest, Code: CodeMissingAPIVersion,
+			Message: "The api-version query parameter (?api-version=) is required for all requests."})
+		return
+	case e == nil:
+		list := strings.Join(allowed, ", ")
+		w.Header().Set("Allow", list)
+		WriteError(w, &Error{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+			Message: "The HTTP method '" + r.Method + "' is not supported on this resource; allowed: " + list + "."})
+		return
+	}
+	resp, err := e.Handle(&Request{Request: r, vars: vars})
+	if err != nil {
+		WriteError(w, err)
+		return
+	}
+	Write(w, resp)
+}
+
+// find returns the row for r's path and method with its variables, or the
+// methods the path allows when no row has r's method.
+func (t *Table) find(r *http.Request) (*compiled, map[string]string, []string) {
+	segs, ok := pathSegments(r.URL.EscapedPath())
+	if !ok {
+		return nil, nil, nil
+	}
+	var allowed []string
+	for i := range t.endpoints {
+		e := &t.endpoints[i]
+		vars, ok := e.bind(segs)
+		switch {
+		case !ok:
+		case e.Method == r.Method:
+			return e, vars, nil
+		default:
+			allowed = append(allowed, e.Method)
+		}
+	}
+	return nil, nil, allowed
+}
+
+// bind matches segs against the template and returns its variables.
+func (e *compiled) bind(segs []string) (map[string]string, bool) {
+	if len(segs) != len(e.segments) {
+		return nil, false
+	}
+	for i, s := range e.segments {
+		if s.name == "" && !strings.EqualFold(s.literal, segs[i]) {
+			return nil, false
+		}
+	}
+	vars := make(map[string]string, 4)
+	for i, s := range e.segments {
+		if s.name != "" {
+			vars[s.name] = segs[i]
+		}
+	}
+	return vars, true
+}
+
+// pathSegments splits an escaped path, drops empty segments (ARM collapses
+// "//") and unescapes each one. Every ARM path starts with subscriptions,
+// so other paths are refused before any work.
+func pathSegments(escapedPath string) ([]string, bool) {
+	p := strings.TrimLeft(escapedPath, "/")
+	if len(p) < len("subscriptions") || !strings.EqualFold(p[:len("subscriptions")], "subscriptions") {
+		return nil, false
+	}
+	var out []string
+	for _, s := range strings.Split(p, "/") {
+		if s == "" {
+			continue
+		}
+		u, err := url.PathUnescape(s)
+		if err != nil || u == "" {
+			return nil, false
+		}
+		out = append(out, u)
+	}
+	return out, true
+}

@@ -1,0 +1,95 @@
+package basicarm
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+)
+
+func TestEndpointsBindTheTargets(t *testing.T) {
+	t.Parallel()
+	const base = "/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/topics/t1"
+	cases := []struct {
+		method, path string
+		want         target
+	}{
+		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid", target{SubscriptionID: "s1"}},
+		{"POST", "/subscriptions/s1/providers/Microsoft.EventGrid/register", target{SubscriptionID: "s1"}},
+		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid/topics", target{SubscriptionID: "s1"}},
+		{"GET", "/subscriptions/s1/resourcegroups/rg1/providers/microsoft.eventgrid/topics", target{SubscriptionID: "s1", ResourceGroup: "rg1"}},
+		{"PUT", base, target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
+		{"POST", base + "/LISTKEYS", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
+		{"POST", base + "/regenerateKey", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
+		{"GET", base + "/providers/Microsoft.EventGrid/eventTypes", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
+		{"GET", base + "/eventSubscriptions", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
+		{"GET", base + "/eventSubscriptions/e1", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1"}},
+		{"POST", base + "/eventSubscriptions/e1/getFullUrl", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1"}},
+		{"GET", base + "/providers/Microsoft.EventGrid/eventSubscriptions", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", ScopeForm: true}},
+		{"POST", "//" + base[1:] + "//providers/Microsoft.EventGrid/eventSubscriptions/e1/getDeliveryAttributes",
+			target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1", ScopeForm: true}},
+		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid/eventSubscriptions", target{SubscriptionID: "s1"}},
+		{"GET", "/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/locations/West%20US/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions",
+			target{SubscriptionID: "s1", ResourceGroup: "rg1", Location: "West US", TopicType: "Microsoft.EventGrid.Topics"}},
+		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions",
+			target{SubscriptionID: "s1", TopicType: "Microsoft.EventGrid.Topics"}},
+	}
+	table := probeTable()
+	for _, tc := range cases {
+		req := httptest.NewRequest(tc.method, tc.path, nil)
+		if !table.Matches(req) {
+			t.Errorf("%s %s: not claimed", tc.method, tc.path)
+			continue
+		}
+		rec := httptest.NewRecorder()
+		table.ServeHTTP(rec, req)
+		var got target
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); rec.Code != http.StatusOK || err != nil || got != tc.want {
+			t.Errorf("%s %s: %d %s; want %+v", tc.method, tc.path, rec.Code, rec.Body, tc.want)
+		}
+	}
+}
+
+// Paths of other providers and Event Grid resource types are left to other
+// handlers.
+func TestEndpointsLeaveOtherPaths(t *testing.T) {
+	t.Parallel()
+	table := probeTable()
+	for _, p := range []string{
+		"/", "/topics/t1/api/events", "/subscriptions/s1",
+		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.Storage/storageAccounts/a",
+		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/namespaces/n1",
+		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/topics/t1",
+		"/subscriptions/s1/providers/Microsoft.EventGrid/topics/t1", // a topic needs a resource group
+		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/topics/t1/eventSubscriptions/e1/other",
+	} {
+		if table.Matches(httptest.NewRequest(http.MethodGet, p, nil)) {
+			t.Errorf("%q was claimed", p)
+		}
+	}
+}
+
+// A served path with a method no row has answers 405 in ARM's error shape,
+// naming the methods it allows.
+func TestEndpointsRefuseOtherMethods(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	probeTable().ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, "/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/topics/t1/listKeys", nil))
+	var body struct {
+		Error struct{ Code, Message string }
+	}
+	_ = json.Unmarshal(rec.Body.Bytes(), &body)
+	if rec.Code != http.StatusMethodNotAllowed || body.Error.Code != "MethodNotAllowed" || rec.Header().Get("Allow") != "POST" {
+		t.Fatalf("%d %s %v", rec.Code, rec.Body, rec.Header())
+	}
+}
+
+// probeTable is the real table with every handler answering the target
+// it was given.
+func probeTable() *arm.Table {
+	h := &Handler{}
+	probe := func(_ *arm.Request, tg target) (arm.Response, *arm.Error) { return arm.OK(tg), nil }
+	return arm.NewTable(arm.Options{}, h.endpoints(func(scopeForm bool, _ handlerAt) arm.Handler { return atForm(scopeForm, probe) })...)
+}

@@ -1,0 +1,138 @@
+package basicarm
+
+import (
+	"encoding/json"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
+)
+
+func topicNotFound(tg target) *arm.Error {
+	return resource.NotFound("Microsoft.EventGrid/topics/"+tg.Topic, tg.ResourceGroup)
+}
+
+// findTopic returns the topic a path names, or a 404.
+func (h *Handler) findTopic(tg target) (*resource.Topic, *arm.Error) {
+	t := h.Store.Topic(resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic))
+	if t == nil {
+		return nil, topicNotFound(tg)
+	}
+	return t, nil
+}
+
+func (h *Handler) topicJSON(t *resource.Topic) any { return t.JSON(h.Hooks.TopicEndpoint(t)) }
+
+// putTopic creates or replaces a topic and answers 201 with
+// provisioningState Succeeded: the Go SDK accepts nothing else, not even
+// 200 for an update (reference §8, trap 1).
+func (h *Handler) putTopic(r *arm.Request, tg target) (arm.Response, *arm.Error) {
+	if err := resource.CheckTopicName(tg.Topic); err != nil {
+		return arm.Response{}, err
+	}
+	body, err := r.Body()
+	if err != nil {
+		return arm.Response{}, err
+	}
+	h.topicWrites.Lock()
+	defer h.topicWrites.Unlock()
+	id := resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic)
+	existing := h.Store.Topic(id)
+	t, err := resource.TopicFromPut(id, tg.SubscriptionID, tg.ResourceGroup, tg.Topic, body, existing, h.Hooks.Now())
+	if err != nil {
+		return arm.Response{}, err
+	}
+	if existing == nil {
+		t.Key1, t.Key2, t.MetricResourceID = h.Hooks.NewKey(), h.Hooks.NewKey(), h.Hooks.NewID()
+	}
+	keys, err := arm.FixedKeys(r.Request, [2]string{t.Key1, t.Key2})
+	if err != nil {
+		return arm.Response{}, err
+	}
+	t.Key1, t.Key2 = keys[0], keys[1]
+	if holder := h.Store.PutTopic(t); holder != nil {
+		return arm.Response{}, arm.Conflict("Topic with the specified name already exists. Choose a different topic name. (GridBridge plays a single region: '%s' holds the name.)", holder.ID)
+	}
+	return arm.Created(h.topicJSON(t)), nil
+}
+
+func (h *Handler) getTopic(_ *arm.Request, tg target) (arm.Response, *arm.Error) {
+	t, err := h.findTopic(tg)
+	if err != nil {
+		return arm.Response{}, err
+	}
+	return arm.OK(h.topicJSON(t)), nil
+}
+
+// patchTopic applies TopicUpdateParameters and answers 200 with the topic.
+func (h *Handler) patchTopic(r *arm.Request, tg target) (arm.Response, *arm.Error) {
+	body, err := r.Body()
+	if err != nil {
+		return arm.Response{}, err
+	}
+	h.topicWrites.Lock()
+	defer h.topicWrites.Unlock()
+	t, err := h.findTopic(tg)
+	if err != nil {
+		return arm.Response{}, err
+	}
+	n, err := t.Patched(body, h.Hooks.Now())
+	if err != nil {
+		return arm.Response{}, err
+	}
+	h.Store.PutTopic(n)
+	return arm.OK(h.topicJSON(n)), nil
+}
+
+// deleteTopic removes the topic and its event subscriptions; 204 whether
+// or not it existed (DELETE is idempotent in ARM; 200 would fail the Go
+// SDK).
+func (h *Handler) deleteTopic(_ *arm.Request, tg target) (arm.Response, *arm.Error) {
+	h.topicWrites.Lock()
+	t, subs := h.Store.DeleteTopic(resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic))
+	h.topicWrites.Unlock()
+	if t != nil && len(subs) > 0 {
+		h.Hooks.SubscriptionsRemoved(t, subs, ReasonTopicDeleted)
+	}
+	return arm.NoContent(), nil
+}
+
+func (h *Handler) listKeys(_ *arm.Request, tg target) (arm.Response, *arm.Error) {
+	t, err := h.findTopic(tg)
+	if err != nil {
+		return arm.Response{}, err
+	}
+	return arm.OK(t.KeysJSON()), nil
+}
+
+// regenerateKey replaces key1 or key2 and answers 200 with both keys (the
+// Go poller takes a 200 body as the result).
+func (h *Handler) regenerateKey(r *arm.Request, tg target) (arm.Response, *arm.Error) {
+	body, rerr := r.Body()
+	if rerr != nil {
+		return arm.Response{}, rerr
+	}
+	var req struct {
+		KeyName string `json:"keyName"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return arm.Response{}, resource.BadContent(err)
+	}
+	h.topicWrites.Lock()
+	defer h.topicWrites.Unlock()
+	t, err := h.findTopic(tg)
+	if err != nil {
+		return arm.Response{}, err
+	}
+	n := *t
+	switch resource.Key(req.KeyName) {
+	case "key1":
+		n.Key1 = h.Hooks.NewKey()
+	case "key2":
+		n.Key2 = h.Hooks.NewKey()
+	default:
+		return arm.Response{}, arm.BadRequest("The keyName '%s' is not valid: it must be key1 or key2.", req.KeyName)
+	}
+	n.LastModifiedAt = h.Hooks.Now()
+	h.Store.PutTopic(&n)
+	return arm.OK(n.KeysJSON()), nil
+}
