@@ -1,92 +1,158 @@
 package eventbridge
 
-// operation returns the handler of an AWSEvents.<name> target.
-func operation(name string) (func(*Service, *call) (any, error), bool) {
-	switch name {
-	case "CreateEventBus":
-		return (*Service).createEventBus, true
-	case "DescribeEventBus":
-		return (*Service).describeEventBus, true
-	case "ListEventBuses":
-		return (*Service).listEventBuses, true
-	case "UpdateEventBus":
-		return (*Service).updateEventBus, true
-	case "DeleteEventBus":
-		return (*Service).deleteEventBus, true
-	case "PutPermission":
-		return (*Service).putPermission, true
-	case "RemovePermission":
-		return (*Service).removePermission, true
-	case "PutRule":
-		return (*Service).putRule, true
-	case "DescribeRule":
-		return (*Service).describeRule, true
-	case "ListRules":
-		return (*Service).listRules, true
-	case "DeleteRule":
-		return (*Service).deleteRule, true
-	case "EnableRule":
-		return (*Service).enableRule, true
-	case "DisableRule":
-		return (*Service).disableRule, true
-	case "PutTargets":
-		return (*Service).putTargets, true
-	case "RemoveTargets":
-		return (*Service).removeTargets, true
-	case "ListTargetsByRule":
-		return (*Service).listTargetsByRule, true
-	case "ListRuleNamesByTarget":
-		return (*Service).listRuleNamesByTarget, true
-	case "PutEvents":
-		return (*Service).putEvents, true
-	case "TestEventPattern":
-		return (*Service).testEventPattern, true
-	case "TagResource":
-		return (*Service).tagResource, true
-	case "UntagResource":
-		return (*Service).untagResource, true
-	case "ListTagsForResource":
-		return (*Service).listTagsForResource, true
-	case "CreateArchive":
-		return (*Service).createArchive, true
-	case "DescribeArchive":
-		return (*Service).describeArchive, true
-	case "ListArchives":
-		return (*Service).listArchives, true
-	case "UpdateArchive":
-		return (*Service).updateArchive, true
-	case "DeleteArchive":
-		return (*Service).deleteArchive, true
-	case "StartReplay":
-		return (*Service).startReplay, true
-	case "DescribeReplay":
-		return (*Service).describeReplay, true
-	case "ListReplays":
-		return (*Service).listReplays, true
-	case "CancelReplay":
-		return (*Service).cancelReplay, true
-	case "CreateConnection":
-		return (*Service).createConnection, true
-	case "DescribeConnection":
-		return (*Service).describeConnection, true
-	case "ListConnections":
-		return (*Service).listConnections, true
-	case "UpdateConnection":
-		return (*Service).updateConnection, true
-	case "DeauthorizeConnection":
-		return (*Service).deauthorizeConnection, true
-	case "DeleteConnection":
-		return (*Service).deleteConnection, true
-	case "CreateApiDestination":
-		return (*Service).createApiDestination, true
-	case "DescribeApiDestination":
-		return (*Service).describeApiDestination, true
-	case "ListApiDestinations":
-		return (*Service).listApiDestinations, true
-	case "UpdateApiDestination":
-		return (*Service).updateApiDestination, true
-	case "DeleteApiDestination":
-		return (*Service).deleteApiDestination, true
+import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+
+// operation answers one AWSEvents.<name> call with the result to write as
+// JSON, or an error in AWS's shape (awsjson.Error).
+type operation func(*Service, *call) (any, error)
+
+// operations is the API by X-Amz-Target operation name; ServeHTTP answers a
+// name that is not here as unknown. Most rows are op(check, find, run):
+// see op for what each part does.
+func operations() map[string]operation {
+	return map[string]operation{
+		// Event buses and their resource policy (ops_buses.go, permissions.go).
+		"CreateEventBus":   op(checkCreateEventBus, callerTenant, (*Service).createEventBus),
+		"DescribeEventBus": op(checkBusName, findBus[nameInput], (*Service).describeEventBus),
+		"ListEventBuses":   op(nil, callerTenant, (*Service).listEventBuses),
+		"UpdateEventBus":   op(checkUpdateEventBus, findBus[updateEventBusInput], (*Service).updateEventBus),
+		"DeleteEventBus":   (*Service).deleteEventBus,
+		"PutPermission":    op(checkPutPermission, findBus[putPermissionInput], (*Service).putPermission),
+		"RemovePermission": op(nil, findBus[removePermissionInput], (*Service).removePermission),
+
+		// Rules and their targets (ops_rules.go, ops_targets.go).
+		"PutRule":               (*Service).putRule,
+		"DescribeRule":          op(checkRuleRef, findRule[ruleRefInput], (*Service).describeRule),
+		"ListRules":             op(checkListRules, findBus[listRulesInput], (*Service).listRules),
+		"DeleteRule":            op(checkRuleRef, findBus[ruleRefInput], (*Service).deleteRule),
+		"EnableRule":            op(checkRuleRef, findRule[ruleRefInput], ruleState(stateEnabled)),
+		"DisableRule":           op(checkRuleRef, findRule[ruleRefInput], ruleState(stateDisabled)),
+		"PutTargets":            (*Service).putTargets,
+		"RemoveTargets":         (*Service).removeTargets,
+		"ListTargetsByRule":     op(checkListTargetsByRule, findRule[listTargetsByRuleInput], (*Service).listTargetsByRule),
+		"ListRuleNamesByTarget": op(checkListRuleNamesByTarget, findBus[listRuleNamesByTargetInput], (*Service).listRuleNamesByTarget),
+
+		// Events (ops_events.go).
+		"PutEvents":        (*Service).putEvents,
+		"TestEventPattern": (*Service).testEventPattern,
+
+		// Tags of buses and rules (ops_tags.go).
+		"TagResource":         op(checkTagResource, findTaggable, (*Service).tagResource),
+		"UntagResource":       op(checkUntagResource, findTaggable, (*Service).untagResource),
+		"ListTagsForResource": op(checkResourceARN, findTaggable, (*Service).listTagsForResource),
+
+		// Archives and replays (ops_archives.go, ops_replays.go).
+		"CreateArchive":   op(checkArchive(true), callerTenant, (*Service).createArchive),
+		"DescribeArchive": op(checkArchive(false), findArchive, (*Service).describeArchive),
+		"ListArchives":    op(nil, callerTenant, (*Service).listArchives),
+		"UpdateArchive":   (*Service).updateArchive,
+		"DeleteArchive":   op(checkArchive(false), findArchive, (*Service).deleteArchive),
+		"StartReplay":     op(checkStartReplay, callerTenant, (*Service).startReplay),
+		"DescribeReplay":  op(checkReplayName, findReplay, (*Service).describeReplay),
+		"ListReplays":     op(nil, callerTenant, (*Service).listReplays),
+		"CancelReplay":    op(checkReplayName, findReplay, (*Service).cancelReplay),
+
+		// Connections and API destinations (ops_connections.go, ops_apidestinations.go).
+		"CreateConnection":       op(checkConnection(true), callerTenant, (*Service).createConnection),
+		"DescribeConnection":     op(checkConnection(false), findConnection, (*Service).describeConnection),
+		"ListConnections":        op(nil, callerTenant, (*Service).listConnections),
+		"UpdateConnection":       op(checkConnection(false), findConnection, (*Service).updateConnection),
+		"DeauthorizeConnection":  op(checkConnection(false), findConnection, (*Service).deauthorizeConnection),
+		"DeleteConnection":       op(checkConnection(false), findConnection, (*Service).deleteConnection),
+		"CreateApiDestination":   op(checkAPIDestination(true), callerTenant, (*Service).createApiDestination),
+		"DescribeApiDestination": op(checkAPIDestination(false), findAPIDestination, (*Service).describeApiDestination),
+		"ListApiDestinations":    op(nil, callerTenant, (*Service).listApiDestinations),
+		"UpdateApiDestination":   op(checkAPIDestination(false), findAPIDestination, (*Service).updateApiDestination),
+		"DeleteApiDestination":   op(checkAPIDestination(false), findAPIDestination, (*Service).deleteApiDestination),
 	}
-	return nil, false
+}
+
+// op is an operation in the shape most take, in AWS's order: the body is
+// decoded into In and checked (decode), then, under the service lock, find
+// looks up what the call addresses (its bus, rule, archive… or the caller's
+// tenant) and run acts on it. An error at any step is the answer.
+// Operations that must release the lock before they finish (to remove
+// engine routes) or that answer some errors before the look-up call decode
+// themselves.
+func op[In, T any](check func(*In, *awsjson.Violations), find func(*Service, *call, *In) (T, error), run func(*Service, *call, *In, T) (any, error)) operation {
+	return func(s *Service, c *call) (any, error) {
+		in, err := decode(c, check)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		found, err := find(s, c, in)
+		if err != nil {
+			return nil, err
+		}
+		return run(s, c, in, found)
+	}
+}
+
+// decode reads the call's body into an In and applies check (nil checks
+// nothing): a body that is not In's JSON is a SerializationException, and
+// every member that breaks the model's constraints is listed in one
+// ValidationException, before anything is looked up.
+func decode[In any](c *call, check func(*In, *awsjson.Violations)) (*In, error) {
+	in := new(In)
+	if err := awsjson.Decode(c.body, in); err != nil {
+		return nil, err
+	}
+	if check != nil {
+		var v awsjson.Violations
+		check(in, &v)
+		if err := v.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// The look-ups op runs under the service lock.
+
+func callerTenant[In any](s *Service, c *call, _ *In) (*tenant, error) {
+	return s.callerTenantLocked(c), nil
+}
+
+// busAddressed is an input that names an event bus (by name or ARN; nil is
+// the default bus).
+type busAddressed interface{ busName() *string }
+
+func (in *nameInput) busName() *string                  { return in.Name }
+func (in *updateEventBusInput) busName() *string        { return in.Name }
+func (in *putPermissionInput) busName() *string         { return in.EventBusName }
+func (in *removePermissionInput) busName() *string      { return in.EventBusName }
+func (in *listRulesInput) busName() *string             { return in.EventBusName }
+func (in *ruleRefInput) busName() *string               { return in.EventBusName }
+func (in *listRuleNamesByTargetInput) busName() *string { return in.EventBusName }
+func (in *listTargetsByRuleInput) busName() *string     { return in.EventBusName }
+
+// ruleAddressed is an input that names a rule on a bus.
+type ruleAddressed interface {
+	busAddressed
+	ruleName() *string
+}
+
+func (in *ruleRefInput) ruleName() *string           { return in.Name }
+func (in *listTargetsByRuleInput) ruleName() *string { return in.Rule }
+
+// findBus finds the bus the input names: ResourceNotFoundException when
+// there is none.
+func findBus[In any, P interface {
+	*In
+	busAddressed
+}](s *Service, c *call, in P) (*bus, error) {
+	_, b, err := s.busLocked(c, in.busName())
+	return b, err
+}
+
+// findRule finds the rule the input names: ResourceNotFoundException for a
+// missing bus or rule.
+func findRule[In any, P interface {
+	*In
+	ruleAddressed
+}](s *Service, c *call, in P) (*rule, error) {
+	_, r, err := s.ruleLocked(c, in.busName(), in.ruleName())
+	return r, err
 }

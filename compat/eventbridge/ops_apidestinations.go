@@ -15,37 +15,35 @@ var (
 
 var apiDestinationMethods = []string{"POST", "GET", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE"}
 
-func decodeAPIDestinationInput(c *call, creating bool) (apiDestinationInput, error) {
-	var in apiDestinationInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return in, err
-	}
-	var v awsjson.Violations
-	checkName(&v, in.Name, "name", 64, true)
-	checkLength(&v, in.Description, "description", 0, 512)
-	if creating {
-		if in.ConnectionArn == nil {
-			v.Required("connectionArn")
+// checkAPIDestination checks the API destination operations' input;
+// creating, the connection, endpoint and method are required.
+func checkAPIDestination(creating bool) func(*apiDestinationInput, *awsjson.Violations) {
+	return func(in *apiDestinationInput, v *awsjson.Violations) {
+		checkName(v, in.Name, "name", 64, true)
+		checkLength(v, in.Description, "description", 0, 512)
+		if creating {
+			if in.ConnectionArn == nil {
+				v.Required("connectionArn")
+			}
+			if in.InvocationEndpoint == nil {
+				v.Required("invocationEndpoint")
+			}
+			if in.HttpMethod == nil {
+				v.Required("httpMethod")
+			}
 		}
-		if in.InvocationEndpoint == nil {
-			v.Required("invocationEndpoint")
+		if in.ConnectionArn != nil && !connectionArnPattern.MatchString(*in.ConnectionArn) {
+			v.Add(in.ConnectionArn, "connectionArn", awsjson.Pattern(`^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection\/[\.\-_A-Za-z0-9]+\/[\-A-Za-z0-9]+$`))
 		}
-		if in.HttpMethod == nil {
-			v.Required("httpMethod")
+		checkLength(v, in.InvocationEndpoint, "invocationEndpoint", 1, 2048)
+		if in.InvocationEndpoint != nil && *in.InvocationEndpoint != "" && !endpointPattern.MatchString(*in.InvocationEndpoint) {
+			v.Add(in.InvocationEndpoint, "invocationEndpoint", awsjson.Pattern(`^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:@\x26=+$,A-Za-z0-9])+)([).!';/?:,])?$`))
 		}
+		if in.HttpMethod != nil && !contains(apiDestinationMethods, *in.HttpMethod) {
+			v.Add(in.HttpMethod, "httpMethod", awsjson.Enum(apiDestinationMethods...))
+		}
+		checkRange(v, in.InvocationRateLimitPerSecond, "invocationRateLimitPerSecond", 1, 1<<31-1)
 	}
-	if in.ConnectionArn != nil && !connectionArnPattern.MatchString(*in.ConnectionArn) {
-		v.Add(in.ConnectionArn, "connectionArn", awsjson.Pattern(`^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection\/[\.\-_A-Za-z0-9]+\/[\-A-Za-z0-9]+$`))
-	}
-	checkLength(&v, in.InvocationEndpoint, "invocationEndpoint", 1, 2048)
-	if in.InvocationEndpoint != nil && *in.InvocationEndpoint != "" && !endpointPattern.MatchString(*in.InvocationEndpoint) {
-		v.Add(in.InvocationEndpoint, "invocationEndpoint", awsjson.Pattern(`^((%[0-9A-Fa-f]{2}|[-()_.!~*';/?:@\x26=+$,A-Za-z0-9])+)([).!';/?:,])?$`))
-	}
-	if in.HttpMethod != nil && !contains(apiDestinationMethods, *in.HttpMethod) {
-		v.Add(in.HttpMethod, "httpMethod", awsjson.Enum(apiDestinationMethods...))
-	}
-	checkRange(&v, in.InvocationRateLimitPerSecond, "invocationRateLimitPerSecond", 1, 1<<31-1)
-	return in, v.Err()
 }
 
 func contains(list []string, s string) bool {
@@ -57,14 +55,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (s *Service) createApiDestination(c *call) (any, error) {
-	in, err := decodeAPIDestinationInput(c, true)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) createApiDestination(_ *call, in *apiDestinationInput, t *tenant) (any, error) {
 	conn, ok := connectionByArnLocked(t, *in.ConnectionArn)
 	if !ok {
 		return nil, awsjson.NotFound("Connection '%s' does not exist.", *in.ConnectionArn)
@@ -89,37 +80,20 @@ func (s *Service) createApiDestination(c *call) (any, error) {
 	return d.stateOutput(), nil
 }
 
-func (s *Service) apiDestinationLocked(c *call, name string) (*tenant, *apiDestination, error) {
-	t := s.callerTenantLocked(c)
-	d, ok := t.apiDestinations[name]
+// findAPIDestination finds the caller's API destination the input names.
+func findAPIDestination(s *Service, c *call, in *apiDestinationInput) (*apiDestination, error) {
+	d, ok := s.callerTenantLocked(c).apiDestinations[*in.Name]
 	if !ok {
-		return nil, nil, awsjson.NotFound("Failed to describe the api-destination(s). An api-destination '%s' does not exist.", name)
+		return nil, awsjson.NotFound("Failed to describe the api-destination(s). An api-destination '%s' does not exist.", *in.Name)
 	}
-	return t, d, nil
+	return d, nil
 }
 
-func (s *Service) describeApiDestination(c *call) (any, error) {
-	in, err := decodeAPIDestinationInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, d, err := s.apiDestinationLocked(c, *in.Name)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) describeApiDestination(_ *call, _ *apiDestinationInput, d *apiDestination) (any, error) {
 	return describeApiDestinationOutput{apiDestinationItem: d.item(), Description: d.description}, nil
 }
 
-func (s *Service) listApiDestinations(c *call) (any, error) {
-	var in listApiDestinationsInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) listApiDestinations(_ *call, in *listApiDestinationsInput, t *tenant) (any, error) {
 	items, next, err := listPage(t.apiDestinations,
 		func(d *apiDestination) bool { return in.ConnectionArn == nil || d.connectionArn == *in.ConnectionArn },
 		in.NamePrefix, in.pageInput, (*apiDestination).item)
@@ -129,19 +103,9 @@ func (s *Service) listApiDestinations(c *call) (any, error) {
 	return listApiDestinationsOutput{ApiDestinations: items, NextToken: next}, nil
 }
 
-func (s *Service) updateApiDestination(c *call) (any, error) {
-	in, err := decodeAPIDestinationInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, d, err := s.apiDestinationLocked(c, *in.Name)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) updateApiDestination(c *call, in *apiDestinationInput, d *apiDestination) (any, error) {
 	if in.ConnectionArn != nil {
-		conn, ok := connectionByArnLocked(t, *in.ConnectionArn)
+		conn, ok := connectionByArnLocked(s.callerTenantLocked(c), *in.ConnectionArn)
 		if !ok {
 			return nil, awsjson.NotFound("Connection '%s' does not exist.", *in.ConnectionArn)
 		}
@@ -167,17 +131,7 @@ func (s *Service) updateApiDestination(c *call) (any, error) {
 	return d.stateOutput(), nil
 }
 
-func (s *Service) deleteApiDestination(c *call) (any, error) {
-	in, err := decodeAPIDestinationInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, d, err := s.apiDestinationLocked(c, *in.Name)
-	if err != nil {
-		return nil, err
-	}
-	delete(t.apiDestinations, d.name)
+func (s *Service) deleteApiDestination(c *call, _ *apiDestinationInput, d *apiDestination) (any, error) {
+	delete(s.callerTenantLocked(c).apiDestinations, d.name)
 	return nil, nil
 }

@@ -4,31 +4,22 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 )
 
-func decodeArchiveInput(c *call, creating bool) (archiveInput, error) {
-	var in archiveInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return in, err
+// checkArchive checks the archive operations' input; creating, the event
+// source is required.
+func checkArchive(creating bool) func(*archiveInput, *awsjson.Violations) {
+	return func(in *archiveInput, v *awsjson.Violations) {
+		checkName(v, in.ArchiveName, "archiveName", 48, true)
+		if creating && in.EventSourceArn == nil {
+			v.Required("eventSourceArn")
+		}
+		checkLength(v, in.EventSourceArn, "eventSourceArn", 1, 1600)
+		checkLength(v, in.Description, "description", 0, 512)
+		checkLength(v, in.EventPattern, "eventPattern", 0, maxPatternLength)
+		checkRange(v, in.RetentionDays, "retentionDays", 0, 1<<31-1)
 	}
-	var v awsjson.Violations
-	checkName(&v, in.ArchiveName, "archiveName", 48, true)
-	if creating && in.EventSourceArn == nil {
-		v.Required("eventSourceArn")
-	}
-	checkLength(&v, in.EventSourceArn, "eventSourceArn", 1, 1600)
-	checkLength(&v, in.Description, "description", 0, 512)
-	checkLength(&v, in.EventPattern, "eventPattern", 0, maxPatternLength)
-	checkRange(&v, in.RetentionDays, "retentionDays", 0, 1<<31-1)
-	return in, v.Err()
 }
 
-func (s *Service) createArchive(c *call) (any, error) {
-	in, err := decodeArchiveInput(c, true)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, error) {
 	key, busName, ok := parseBusArn(*in.EventSourceArn)
 	if !ok || key != t.key {
 		return nil, awsjson.Validation("Parameter EventSourceArn is not valid.")
@@ -47,6 +38,7 @@ func (s *Service) createArchive(c *call) (any, error) {
 		a.retentionDays = *in.RetentionDays
 	}
 	if in.EventPattern != nil {
+		var err error
 		if a.compiled, err = parsePattern(*in.EventPattern); err != nil {
 			return nil, err
 		}
@@ -56,40 +48,25 @@ func (s *Service) createArchive(c *call) (any, error) {
 	return archiveStateOutput{ArchiveArn: a.arn, State: archiveEnabled, CreationTime: timestamp(a.created)}, nil
 }
 
-func (s *Service) archiveLockedByName(c *call, name string) (*archive, error) {
-	a, ok := s.callerTenantLocked(c).archives[name]
+// findArchive finds the caller's archive the input names, with its
+// expired events dropped.
+func findArchive(s *Service, c *call, in *archiveInput) (*archive, error) {
+	a, ok := s.callerTenantLocked(c).archives[*in.ArchiveName]
 	if !ok {
-		return nil, awsjson.NotFound("Archive %s does not exist.", name)
+		return nil, awsjson.NotFound("Archive %s does not exist.", *in.ArchiveName)
 	}
 	a.expireLocked(s.clock.Now())
 	return a, nil
 }
 
-func (s *Service) describeArchive(c *call) (any, error) {
-	in, err := decodeArchiveInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := s.archiveLockedByName(c, *in.ArchiveName)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) describeArchive(_ *call, _ *archiveInput, a *archive) (any, error) {
 	return describeArchiveOutput{
 		archiveItem: a.item(), ArchiveArn: a.arn, Description: a.description,
 		EventPattern: a.eventPattern, KmsKeyIdentifier: a.kmsKey,
 	}, nil
 }
 
-func (s *Service) listArchives(c *call) (any, error) {
-	var in listArchivesInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) listArchives(_ *call, in *listArchivesInput, t *tenant) (any, error) {
 	if in.EventSourceArn != nil {
 		key, busName, ok := parseBusArn(*in.EventSourceArn)
 		if !ok {
@@ -114,8 +91,10 @@ func (s *Service) listArchives(c *call) (any, error) {
 	return listArchivesOutput{Archives: items, NextToken: next}, nil
 }
 
+// updateArchive refuses an update of nothing before it looks up the
+// archive, so it decodes its input itself rather than run under op.
 func (s *Service) updateArchive(c *call) (any, error) {
-	in, err := decodeArchiveInput(c, false)
+	in, err := decode(c, checkArchive(false))
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +103,7 @@ func (s *Service) updateArchive(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a, err := s.archiveLockedByName(c, *in.ArchiveName)
+	a, err := findArchive(s, c, in)
 	if err != nil {
 		return nil, err
 	}
@@ -147,16 +126,7 @@ func (s *Service) updateArchive(c *call) (any, error) {
 	return archiveStateOutput{ArchiveArn: a.arn, State: archiveEnabled, CreationTime: timestamp(a.created)}, nil
 }
 
-func (s *Service) deleteArchive(c *call) (any, error) {
-	in, err := decodeArchiveInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.archiveLockedByName(c, *in.ArchiveName); err != nil {
-		return nil, err
-	}
-	delete(s.callerTenantLocked(c).archives, *in.ArchiveName)
+func (s *Service) deleteArchive(c *call, _ *archiveInput, a *archive) (any, error) {
+	delete(s.callerTenantLocked(c).archives, a.name)
 	return nil, nil
 }

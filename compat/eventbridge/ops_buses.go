@@ -10,32 +10,23 @@ import (
 // region, the default bus included.
 const maxBusesPerAccount = 100
 
-func (s *Service) createEventBus(c *call) (any, error) {
-	var in createEventBusInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
+func checkCreateEventBus(in *createEventBusInput, v *awsjson.Violations) {
 	if in.Name == nil {
 		v.Required("name")
 	} else {
-		checkLength(&v, in.Name, "name", 1, 256)
+		checkLength(v, in.Name, "name", 1, 256)
 		if *in.Name != "" && !busNamePattern.MatchString(*in.Name) {
 			v.Add(in.Name, "name", awsjson.Pattern(busNameConstraint))
 		}
 	}
-	checkLength(&v, in.Description, "description", 0, 512)
-	checkTags(&v, in.Tags, "tags")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
+	checkLength(v, in.Description, "description", 0, 512)
+	checkTags(v, in.Tags, "tags")
+}
+
+func (s *Service) createEventBus(c *call, in *createEventBusInput, t *tenant) (any, error) {
 	if strings.Contains(*in.Name, "/") && in.EventSourceName == nil {
 		return nil, awsjson.Validation("Event bus name must not contain '/'.")
 	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
 	if _, exists := t.buses[*in.Name]; exists {
 		return nil, awsjson.AlreadyExists("Event bus %s already exists.", *in.Name)
 	}
@@ -54,22 +45,9 @@ func (s *Service) createEventBus(c *call) (any, error) {
 	}, nil
 }
 
-func (s *Service) describeEventBus(c *call) (any, error) {
-	var in nameInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkBusRef(&v, in.Name, "name")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, b, err := s.busLocked(c, in.Name)
-	if err != nil {
-		return nil, err
-	}
+func checkBusName(in *nameInput, v *awsjson.Violations) { checkBusRef(v, in.Name, "name") }
+
+func (s *Service) describeEventBus(_ *call, _ *nameInput, b *bus) (any, error) {
 	return describeEventBusOutput{
 		Name: b.name, Arn: b.arn, Description: b.description, KmsKeyIdentifier: b.kmsKey,
 		DeadLetterConfig: b.deadLetter, Policy: b.policyDocument(), LogConfig: b.logConfig,
@@ -77,14 +55,7 @@ func (s *Service) describeEventBus(c *call) (any, error) {
 	}, nil
 }
 
-func (s *Service) listEventBuses(c *call) (any, error) {
-	var in listEventBusesInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) listEventBuses(_ *call, in *listEventBusesInput, t *tenant) (any, error) {
 	items, next, err := listPage(t.buses, nil, in.NamePrefix, in.pageInput, func(b *bus) eventBusItem {
 		return eventBusItem{
 			Name: b.name, Arn: b.arn, Description: b.description, Policy: b.policyDocument(),
@@ -97,23 +68,12 @@ func (s *Service) listEventBuses(c *call) (any, error) {
 	return listEventBusesOutput{EventBuses: items, NextToken: next}, nil
 }
 
-func (s *Service) updateEventBus(c *call) (any, error) {
-	var in updateEventBusInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkBusRef(&v, in.Name, "name")
-	checkLength(&v, in.Description, "description", 0, 512)
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, b, err := s.busLocked(c, in.Name)
-	if err != nil {
-		return nil, err
-	}
+func checkUpdateEventBus(in *updateEventBusInput, v *awsjson.Violations) {
+	checkBusRef(v, in.Name, "name")
+	checkLength(v, in.Description, "description", 0, 512)
+}
+
+func (s *Service) updateEventBus(_ *call, in *updateEventBusInput, b *bus) (any, error) {
 	if in.Description != nil {
 		b.description = in.Description
 	}
@@ -135,17 +95,16 @@ func (s *Service) updateEventBus(c *call) (any, error) {
 
 // deleteEventBus deletes a custom bus with its rules and their targets, as
 // GridBridge cascades where AWS's docs ask callers to delete rules first.
+// It releases the lock before it removes the engine routes, so it decodes
+// its input itself rather than run under op.
 func (s *Service) deleteEventBus(c *call) (any, error) {
-	var in nameInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	if in.Name == nil {
-		v.Required("name")
-	}
-	checkBusRef(&v, in.Name, "name")
-	if err := v.Err(); err != nil {
+	in, err := decode(c, func(in *nameInput, v *awsjson.Violations) {
+		if in.Name == nil {
+			v.Required("name")
+		}
+		checkBusRef(v, in.Name, "name")
+	})
+	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()

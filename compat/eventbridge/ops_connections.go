@@ -8,24 +8,22 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 )
 
-func decodeConnectionInput(c *call, creating bool) (connectionInput, error) {
-	var in connectionInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return in, err
+// checkConnection checks the connection operations' input; creating, the
+// authorization is required.
+func checkConnection(creating bool) func(*connectionInput, *awsjson.Violations) {
+	return func(in *connectionInput, v *awsjson.Violations) {
+		checkName(v, in.Name, "name", 64, true)
+		checkLength(v, in.Description, "description", 0, 512)
+		if creating && in.AuthorizationType == nil {
+			v.Required("authorizationType")
+		}
+		if in.AuthorizationType != nil && *in.AuthorizationType != authBasic && *in.AuthorizationType != authOAuth && *in.AuthorizationType != authAPIKey {
+			v.Add(in.AuthorizationType, "authorizationType", awsjson.Enum(authBasic, authOAuth, authAPIKey))
+		}
+		if creating && in.AuthParameters == nil {
+			v.Required("authParameters")
+		}
 	}
-	var v awsjson.Violations
-	checkName(&v, in.Name, "name", 64, true)
-	checkLength(&v, in.Description, "description", 0, 512)
-	if creating && in.AuthorizationType == nil {
-		v.Required("authorizationType")
-	}
-	if in.AuthorizationType != nil && *in.AuthorizationType != authBasic && *in.AuthorizationType != authOAuth && *in.AuthorizationType != authAPIKey {
-		v.Add(in.AuthorizationType, "authorizationType", awsjson.Enum(authBasic, authOAuth, authAPIKey))
-	}
-	if creating && in.AuthParameters == nil {
-		v.Required("authParameters")
-	}
-	return in, v.Err()
 }
 
 // checkAuthParameters insists that the parameters of the connection's
@@ -59,17 +57,10 @@ func checkAuthParameters(authType string, a *authParams) error {
 	return nil
 }
 
-func (s *Service) createConnection(c *call) (any, error) {
-	in, err := decodeConnectionInput(c, true)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) createConnection(_ *call, in *connectionInput, t *tenant) (any, error) {
 	if err := checkAuthParameters(*in.AuthorizationType, in.AuthParameters); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
 	if _, exists := t.connections[*in.Name]; exists {
 		return nil, awsjson.AlreadyExists("Connection %s already exists.", *in.Name)
 	}
@@ -101,41 +92,24 @@ func (s *Service) startAuthorizationLocked(t *tenant, conn *connection, now time
 	conn.state, conn.lastAuthorized = connAuthorized, now
 }
 
-func (s *Service) connectionLocked(c *call, name string) (*tenant, *connection, error) {
-	t := s.callerTenantLocked(c)
-	conn, ok := t.connections[name]
+// findConnection finds the caller's connection the input names.
+func findConnection(s *Service, c *call, in *connectionInput) (*connection, error) {
+	conn, ok := s.callerTenantLocked(c).connections[*in.Name]
 	if !ok {
-		return nil, nil, awsjson.NotFound("Failed to describe the connection(s). Connection '%s' does not exist.", name)
+		return nil, awsjson.NotFound("Failed to describe the connection(s). Connection '%s' does not exist.", *in.Name)
 	}
-	return t, conn, nil
+	return conn, nil
 }
 
-func (s *Service) describeConnection(c *call) (any, error) {
-	in, err := decodeConnectionInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, conn, err := s.connectionLocked(c, *in.Name)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) describeConnection(c *call, _ *connectionInput, conn *connection) (any, error) {
 	return describeConnectionOutput{
 		connectionItem: conn.item(), Description: conn.description, AuthParameters: conn.publicAuth(),
-		SecretArn: connectionSecretArn(t.key, conn.name, conn.id), KmsKeyIdentifier: conn.kmsKey,
+		SecretArn: connectionSecretArn(s.callerTenantLocked(c).key, conn.name, conn.id), KmsKeyIdentifier: conn.kmsKey,
 		InvocationConnectivityParameters: conn.connectivity,
 	}, nil
 }
 
-func (s *Service) listConnections(c *call) (any, error) {
-	var in listConnectionsInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) listConnections(_ *call, in *listConnectionsInput, t *tenant) (any, error) {
 	items, next, err := listPage(t.connections,
 		func(conn *connection) bool { return in.ConnectionState == nil || conn.state == *in.ConnectionState },
 		in.NamePrefix, in.pageInput, (*connection).item)
@@ -145,17 +119,7 @@ func (s *Service) listConnections(c *call) (any, error) {
 	return listConnectionsOutput{Connections: items, NextToken: next}, nil
 }
 
-func (s *Service) updateConnection(c *call) (any, error) {
-	in, err := decodeConnectionInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, conn, err := s.connectionLocked(c, *in.Name)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) updateConnection(c *call, in *connectionInput, conn *connection) (any, error) {
 	authType, auth := conn.authType, conn.auth
 	if in.AuthorizationType != nil {
 		authType = *in.AuthorizationType
@@ -177,92 +141,63 @@ func (s *Service) updateConnection(c *call) (any, error) {
 	}
 	now := s.clock.Now()
 	conn.authType, conn.auth, conn.modified = authType, auth, now
-	s.startAuthorizationLocked(t, conn, now)
+	s.startAuthorizationLocked(s.callerTenantLocked(c), conn, now)
 	return conn.stateOutput(), nil
 }
 
 // mergeAuth applies UpdateConnection's AuthParameters: each block given
 // replaces the stored one, members left out of it keep their value.
 func mergeAuth(old, upd *authParams) *authParams {
-	merged := authParams{}
-	if old != nil {
-		merged = *old
-	}
+	merged := valueOf(old)
 	if b := upd.BasicAuthParameters; b != nil {
-		nb := basicAuth{}
-		if merged.BasicAuthParameters != nil {
-			nb = *merged.BasicAuthParameters
-		}
-		if b.Username != nil {
-			nb.Username = b.Username
-		}
-		if b.Password != nil {
-			nb.Password = b.Password
-		}
+		nb := valueOf(merged.BasicAuthParameters)
+		given(&nb.Username, b.Username)
+		given(&nb.Password, b.Password)
 		merged.BasicAuthParameters = &nb
 	}
 	if k := upd.ApiKeyAuthParameters; k != nil {
-		nk := apiKeyAuth{}
-		if merged.ApiKeyAuthParameters != nil {
-			nk = *merged.ApiKeyAuthParameters
-		}
-		if k.ApiKeyName != nil {
-			nk.ApiKeyName = k.ApiKeyName
-		}
-		if k.ApiKeyValue != nil {
-			nk.ApiKeyValue = k.ApiKeyValue
-		}
+		nk := valueOf(merged.ApiKeyAuthParameters)
+		given(&nk.ApiKeyName, k.ApiKeyName)
+		given(&nk.ApiKeyValue, k.ApiKeyValue)
 		merged.ApiKeyAuthParameters = &nk
 	}
 	if o := upd.OAuthParameters; o != nil {
-		no := oauthParams{}
-		if merged.OAuthParameters != nil {
-			no = *merged.OAuthParameters
-		}
-		if o.AuthorizationEndpoint != nil {
-			no.AuthorizationEndpoint = o.AuthorizationEndpoint
-		}
-		if o.HttpMethod != nil {
-			no.HttpMethod = o.HttpMethod
-		}
-		if o.OAuthHttpParameters != nil {
-			no.OAuthHttpParameters = o.OAuthHttpParameters
-		}
+		no := valueOf(merged.OAuthParameters)
+		given(&no.AuthorizationEndpoint, o.AuthorizationEndpoint)
+		given(&no.HttpMethod, o.HttpMethod)
+		given(&no.OAuthHttpParameters, o.OAuthHttpParameters)
 		if cp := o.ClientParameters; cp != nil {
-			nc := oauthClient{}
-			if no.ClientParameters != nil {
-				nc = *no.ClientParameters
-			}
-			if cp.ClientID != nil {
-				nc.ClientID = cp.ClientID
-			}
-			if cp.ClientSecret != nil {
-				nc.ClientSecret = cp.ClientSecret
-			}
+			nc := valueOf(no.ClientParameters)
+			given(&nc.ClientID, cp.ClientID)
+			given(&nc.ClientSecret, cp.ClientSecret)
 			no.ClientParameters = &nc
 		}
 		merged.OAuthParameters = &no
 	}
-	if upd.InvocationHttpParameters != nil {
-		merged.InvocationHttpParameters = upd.InvocationHttpParameters
-	}
+	given(&merged.InvocationHttpParameters, upd.InvocationHttpParameters)
 	if upd.ConnectivityParameters != nil {
 		merged.ConnectivityParameters = upd.ConnectivityParameters
 	}
 	return &merged
 }
 
-func (s *Service) deauthorizeConnection(c *call) (any, error) {
-	in, err := decodeConnectionInput(c, false)
-	if err != nil {
-		return nil, err
+// valueOf is a copy of *p, or T's zero value when p is nil.
+func valueOf[T any](p *T) T {
+	var v T
+	if p != nil {
+		v = *p
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, conn, err := s.connectionLocked(c, *in.Name)
-	if err != nil {
-		return nil, err
+	return v
+}
+
+// given sets *dst to v when v was given (is not nil).
+func given[T any](dst **T, v *T) {
+	if v != nil {
+		*dst = v
 	}
+}
+
+func (s *Service) deauthorizeConnection(_ *call, _ *connectionInput, conn *connection) (any, error) {
 	conn.authSeq++
 	conn.token = ""
 	conn.modified = s.clock.Now()
@@ -273,19 +208,9 @@ func (s *Service) deauthorizeConnection(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Service) deleteConnection(c *call) (any, error) {
-	in, err := decodeConnectionInput(c, false)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, conn, err := s.connectionLocked(c, *in.Name)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteConnection(c *call, _ *connectionInput, conn *connection) (any, error) {
 	conn.authSeq++
 	conn.state = connDeleting
-	delete(t.connections, conn.name)
+	delete(s.callerTenantLocked(c).connections, conn.name)
 	return conn.stateOutput(), nil
 }

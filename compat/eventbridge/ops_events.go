@@ -24,12 +24,7 @@ const (
 // but a name may not contain '/'.
 var putEventsBusPattern = regexp.MustCompile(`^(arn:aws[\w-]*:events:[a-z]+-[a-z]+-[\w-]+:[0-9]{12}:event-bus/)?[\.\-_A-Za-z0-9]+$`)
 
-func (s *Service) putEvents(c *call) (any, error) {
-	var in putEventsInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
+func checkPutEvents(in *putEventsInput, v *awsjson.Violations) {
 	switch {
 	case in.Entries == nil:
 		v.Required("entries")
@@ -38,7 +33,6 @@ func (s *Service) putEvents(c *call) (any, error) {
 	case len(in.Entries) > maxEntriesPerRequest:
 		v.Add(ptr(javaEntries(in.Entries)), "entries", awsjson.MaxLength(maxEntriesPerRequest))
 	}
-	size := 0
 	for i, e := range in.Entries {
 		if e == nil {
 			v.Required(fmt.Sprintf("entries.%d.member", i+1))
@@ -48,10 +42,20 @@ func (s *Service) putEvents(c *call) (any, error) {
 			v.Add(e.EventBusName, fmt.Sprintf("entries.%d.member.eventBusName", i+1),
 				awsjson.Pattern(`(arn:aws[\w-]*:events:[a-z]+-[a-z]+-[\w-]+:[0-9]{12}:event-bus\/)?[\.\-_A-Za-z0-9]+`))
 		}
-		size += entrySize(e)
 	}
-	if err := v.Err(); err != nil {
+}
+
+// putEvents refuses an oversize request before it takes the lock, and
+// releases it before it hands events to the engine, so it decodes its input
+// itself rather than run under op.
+func (s *Service) putEvents(c *call) (any, error) {
+	in, err := decode(c, checkPutEvents)
+	if err != nil {
 		return nil, err
+	}
+	size := 0
+	for _, e := range in.Entries {
+		size += entrySize(e)
 	}
 	if size > maxPutEventsSize {
 		return nil, awsjson.Validation("Total size of the entries in the request is over the limit.")
@@ -161,20 +165,20 @@ func javaString(s *string) string {
 // requiredEventKeys are the envelope members TestEventPattern insists on.
 var requiredEventKeys = []string{"id", "account", "source", "time", "region", "detail-type"}
 
-func (s *Service) testEventPattern(c *call) (any, error) {
-	var in testEventPatternInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
+func checkTestEventPattern(in *testEventPatternInput, v *awsjson.Violations) {
 	if in.EventPattern == nil {
 		v.Required("eventPattern")
 	}
 	if in.Event == nil {
 		v.Required("event")
 	}
-	checkLength(&v, in.EventPattern, "eventPattern", 0, maxPatternLength)
-	if err := v.Err(); err != nil {
+	checkLength(v, in.EventPattern, "eventPattern", 0, maxPatternLength)
+}
+
+// testEventPattern touches no state, so it needs no lock.
+func (s *Service) testEventPattern(c *call) (any, error) {
+	in, err := decode(c, checkTestEventPattern)
+	if err != nil {
 		return nil, err
 	}
 	p, err := parsePattern(*in.EventPattern)

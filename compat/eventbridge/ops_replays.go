@@ -4,17 +4,12 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 )
 
-func (s *Service) startReplay(c *call) (any, error) {
-	var in startReplayInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkName(&v, in.ReplayName, "replayName", 64, true)
+func checkStartReplay(in *startReplayInput, v *awsjson.Violations) {
+	checkName(v, in.ReplayName, "replayName", 64, true)
 	if in.EventSourceArn == nil {
 		v.Required("eventSourceArn")
 	}
-	checkLength(&v, in.EventSourceArn, "eventSourceArn", 1, 1600)
+	checkLength(v, in.EventSourceArn, "eventSourceArn", 1, 1600)
 	if in.EventStartTime == nil {
 		v.Required("eventStartTime")
 	}
@@ -26,14 +21,10 @@ func (s *Service) startReplay(c *call) (any, error) {
 	} else if in.Destination.Arn == nil {
 		v.Required("destination.arn")
 	}
-	checkLength(&v, in.Description, "description", 0, 512)
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
+	checkLength(v, in.Description, "description", 0, 512)
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) startReplay(_ *call, in *startReplayInput, t *tenant) (any, error) {
 	_, archiveName, _ := parseNamedArn(*in.EventSourceArn, "archive")
 	a, ok := t.archives[archiveName]
 	if !ok {
@@ -75,16 +66,12 @@ func (s *Service) startReplay(c *call) (any, error) {
 	return replayStateOutput{ReplayArn: rp.arn, State: rp.state, ReplayStartTime: timestamp(rp.startedAt)}, nil
 }
 
-func (s *Service) replayLockedByName(c *call) (*replay, error) {
-	var in replayNameInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkName(&v, in.ReplayName, "replayName", 64, true)
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
+func checkReplayName(in *replayNameInput, v *awsjson.Violations) {
+	checkName(v, in.ReplayName, "replayName", 64, true)
+}
+
+// findReplay finds the caller's replay the input names.
+func findReplay(s *Service, c *call, in *replayNameInput) (*replay, error) {
 	rp, ok := s.callerTenantLocked(c).replays[*in.ReplayName]
 	if !ok {
 		return nil, awsjson.NotFound("Replay %s does not exist.", *in.ReplayName)
@@ -92,24 +79,11 @@ func (s *Service) replayLockedByName(c *call) (*replay, error) {
 	return rp, nil
 }
 
-func (s *Service) describeReplay(c *call) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, err := s.replayLockedByName(c)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) describeReplay(_ *call, _ *replayNameInput, rp *replay) (any, error) {
 	return describeReplayOutput{replayItem: rp.item(), ReplayArn: rp.arn, Description: rp.description, Destination: &rp.destination}, nil
 }
 
-func (s *Service) listReplays(c *call) (any, error) {
-	var in listReplaysInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.callerTenantLocked(c)
+func (s *Service) listReplays(_ *call, in *listReplaysInput, t *tenant) (any, error) {
 	keep := func(rp *replay) bool {
 		return (in.State == nil || rp.state == *in.State) && (in.EventSourceArn == nil || rp.archiveArn == *in.EventSourceArn)
 	}
@@ -120,13 +94,7 @@ func (s *Service) listReplays(c *call) (any, error) {
 	return listReplaysOutput{Replays: items, NextToken: next}, nil
 }
 
-func (s *Service) cancelReplay(c *call) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, err := s.replayLockedByName(c)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) cancelReplay(_ *call, _ *replayNameInput, rp *replay) (any, error) {
 	if !rp.active() {
 		return nil, awsjson.NewError(awsjson.CodeIllegalStatus, "Replay "+rp.name+" is not in a valid state for this operation.")
 	}

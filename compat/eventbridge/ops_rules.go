@@ -11,23 +11,24 @@ const (
 	maxPatternLength = 4096
 )
 
-func (s *Service) putRule(c *call) (any, error) {
-	var in putRuleInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkName(&v, in.Name, "name", 64, true)
-	checkBusRef(&v, in.EventBusName, "eventBusName")
-	checkLength(&v, in.EventPattern, "eventPattern", 0, maxPatternLength)
-	checkLength(&v, in.ScheduleExpression, "scheduleExpression", 0, 256)
-	checkLength(&v, in.Description, "description", 0, 512)
-	checkLength(&v, in.RoleArn, "roleArn", 1, 1600)
+func checkPutRule(in *putRuleInput, v *awsjson.Violations) {
+	checkName(v, in.Name, "name", 64, true)
+	checkBusRef(v, in.EventBusName, "eventBusName")
+	checkLength(v, in.EventPattern, "eventPattern", 0, maxPatternLength)
+	checkLength(v, in.ScheduleExpression, "scheduleExpression", 0, 256)
+	checkLength(v, in.Description, "description", 0, 512)
+	checkLength(v, in.RoleArn, "roleArn", 1, 1600)
 	if in.State != nil && *in.State != stateEnabled && *in.State != stateDisabled && *in.State != stateCloudTrail {
 		v.Add(in.State, "state", awsjson.Enum(stateEnabled, stateDisabled, stateCloudTrail))
 	}
-	checkTags(&v, in.Tags, "tags")
-	if err := v.Err(); err != nil {
+	checkTags(v, in.Tags, "tags")
+}
+
+// putRule refuses a rule with neither pattern nor schedule before it looks
+// up the bus, so it decodes its input itself rather than run under op.
+func (s *Service) putRule(c *call) (any, error) {
+	in, err := decode(c, checkPutRule)
+	if err != nil {
 		return nil, err
 	}
 	if in.EventPattern == nil && in.ScheduleExpression == nil {
@@ -113,48 +114,21 @@ func (s *Service) ruleLocked(c *call, busName, ruleName *string) (*tenant, *rule
 	return t, r, nil
 }
 
-func decodeRuleRef(c *call) (ruleRefInput, error) {
-	var in ruleRefInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return in, err
-	}
-	var v awsjson.Violations
-	checkName(&v, in.Name, "name", 64, true)
-	checkBusRef(&v, in.EventBusName, "eventBusName")
-	return in, v.Err()
+func checkRuleRef(in *ruleRefInput, v *awsjson.Violations) {
+	checkName(v, in.Name, "name", 64, true)
+	checkBusRef(v, in.EventBusName, "eventBusName")
 }
 
-func (s *Service) describeRule(c *call) (any, error) {
-	in, err := decodeRuleRef(c)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, r, err := s.ruleLocked(c, in.EventBusName, in.Name)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) describeRule(_ *call, _ *ruleRefInput, r *rule) (any, error) {
 	return describeRuleOutput{ruleItem: r.item(), CreatedBy: r.createdBy}, nil
 }
 
-func (s *Service) listRules(c *call) (any, error) {
-	var in listRulesInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkBusRef(&v, in.EventBusName, "eventBusName")
-	checkLength(&v, in.NamePrefix, "namePrefix", 1, 64)
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, b, err := s.busLocked(c, in.EventBusName)
-	if err != nil {
-		return nil, err
-	}
+func checkListRules(in *listRulesInput, v *awsjson.Violations) {
+	checkBusRef(v, in.EventBusName, "eventBusName")
+	checkLength(v, in.NamePrefix, "namePrefix", 1, 64)
+}
+
+func (s *Service) listRules(_ *call, in *listRulesInput, b *bus) (any, error) {
 	items, next, err := listPage(b.rules, nil, in.NamePrefix, in.pageInput, (*rule).item)
 	if err != nil {
 		return nil, err
@@ -165,17 +139,7 @@ func (s *Service) listRules(c *call) (any, error) {
 // deleteRule deletes a rule without targets. Deleting a rule that does not
 // exist succeeds, as AWS documents; Force only matters for managed rules,
 // which GridBridge has none of.
-func (s *Service) deleteRule(c *call) (any, error) {
-	in, err := decodeRuleRef(c)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, b, err := s.busLocked(c, in.EventBusName)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteRule(_ *call, in *ruleRefInput, b *bus) (any, error) {
 	r, ok := b.rules[*in.Name]
 	if !ok {
 		return nil, nil
@@ -183,7 +147,7 @@ func (s *Service) deleteRule(c *call) (any, error) {
 	if len(r.targets) > 0 {
 		return nil, awsjson.Validation("Rule can't be deleted since it has targets.")
 	}
-	s.dropRuleLocked(t, r)
+	s.dropRuleLocked(s.tenantLocked(r.tenant), r)
 	return nil, nil
 }
 
@@ -201,20 +165,14 @@ func (s *Service) dropRuleLocked(t *tenant, r *rule) []string {
 	return routes
 }
 
-func (s *Service) enableRule(c *call) (any, error)  { return s.setRuleState(c, stateEnabled) }
-func (s *Service) disableRule(c *call) (any, error) { return s.setRuleState(c, stateDisabled) }
+// ruleState is EnableRule or DisableRule.
+func ruleState(state string) func(*Service, *call, *ruleRefInput, *rule) (any, error) {
+	return func(s *Service, _ *call, _ *ruleRefInput, r *rule) (any, error) {
+		return s.setRuleState(r, state)
+	}
+}
 
-func (s *Service) setRuleState(c *call, state string) (any, error) {
-	in, err := decodeRuleRef(c)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, r, err := s.ruleLocked(c, in.EventBusName, in.Name)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) setRuleState(r *rule, state string) (any, error) {
 	if r.state == state || (state == stateEnabled && r.enabled()) {
 		return nil, nil
 	}

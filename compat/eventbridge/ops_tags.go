@@ -45,113 +45,85 @@ func mergeTags(existing, tags []tagShape) []tagShape {
 	return out
 }
 
-// taggableLocked resolves a resource ARN. Only buses and rules take tags.
-func (s *Service) taggableLocked(resource *string) (*tenant, string, error) {
-	arn := deref(resource)
+// taggable is a resource that takes tags: its tenant and ARN.
+type taggable struct {
+	t   *tenant
+	arn string
+}
+
+func (r taggable) tags() []tagShape { return r.t.tags[r.arn] }
+
+// findTaggable resolves the input's resource ARN. Only buses and rules take
+// tags.
+func findTaggable(s *Service, _ *call, in *tagResourceInput) (taggable, error) {
+	arn := deref(in.ResourceARN)
 	if key, name, ok := parseBusArn(arn); ok {
 		t := s.tenantLocked(key)
 		if _, ok := t.buses[name]; !ok {
-			return nil, "", awsjson.NotFound("Event bus %s does not exist.", name)
+			return taggable{}, awsjson.NotFound("Event bus %s does not exist.", name)
 		}
-		return t, arn, nil
+		return taggable{t, arn}, nil
 	}
 	if key, busName, name, ok := parseRuleArn(arn); ok {
 		t := s.tenantLocked(key)
 		b, ok := t.buses[busName]
 		if !ok {
-			return nil, "", awsjson.NotFound("Event bus %s does not exist.", busName)
+			return taggable{}, awsjson.NotFound("Event bus %s does not exist.", busName)
 		}
 		if _, ok := b.rules[name]; !ok {
-			return nil, "", awsjson.NotFound("Rule %s does not exist on EventBus %s.", name, busName)
+			return taggable{}, awsjson.NotFound("Rule %s does not exist on EventBus %s.", name, busName)
 		}
-		return t, arn, nil
+		return taggable{t, arn}, nil
 	}
-	return nil, "", awsjson.Validation("Parameter ResourceARN is not valid.")
+	return taggable{}, awsjson.Validation("Parameter ResourceARN is not valid.")
 }
 
-func decodeTagInput(c *call) (tagResourceInput, awsjson.Violations, error) {
-	var in tagResourceInput
-	var v awsjson.Violations
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return in, v, err
-	}
+func checkResourceARN(in *tagResourceInput, v *awsjson.Violations) {
 	if in.ResourceARN == nil {
 		v.Required("resourceARN")
 	}
-	checkLength(&v, in.ResourceARN, "resourceARN", 1, 1600)
-	return in, v, nil
+	checkLength(v, in.ResourceARN, "resourceARN", 1, 1600)
 }
 
-func (s *Service) tagResource(c *call) (any, error) {
-	in, v, err := decodeTagInput(c)
-	if err != nil {
-		return nil, err
-	}
+func checkTagResource(in *tagResourceInput, v *awsjson.Violations) {
+	checkResourceARN(in, v)
 	if in.Tags == nil {
 		v.Required("tags")
 	}
-	checkTags(&v, in.Tags, "tags")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, arn, err := s.taggableLocked(in.ResourceARN)
-	if err != nil {
-		return nil, err
-	}
-	merged := mergeTags(t.tags[arn], in.Tags)
-	if len(merged) > maxTagsPerResource {
-		return nil, awsjson.LimitExceeded()
-	}
-	t.tags[arn] = merged
-	return nil, nil
+	checkTags(v, in.Tags, "tags")
 }
 
-func (s *Service) untagResource(c *call) (any, error) {
-	in, v, err := decodeTagInput(c)
-	if err != nil {
-		return nil, err
-	}
+func checkUntagResource(in *tagResourceInput, v *awsjson.Violations) {
+	checkResourceARN(in, v)
 	if in.TagKeys == nil {
 		v.Required("tagKeys")
 	}
-	if err := v.Err(); err != nil {
-		return nil, err
+}
+
+func (s *Service) tagResource(_ *call, in *tagResourceInput, res taggable) (any, error) {
+	merged := mergeTags(res.tags(), in.Tags)
+	if len(merged) > maxTagsPerResource {
+		return nil, awsjson.LimitExceeded()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, arn, err := s.taggableLocked(in.ResourceARN)
-	if err != nil {
-		return nil, err
-	}
+	res.t.tags[res.arn] = merged
+	return nil, nil
+}
+
+func (s *Service) untagResource(_ *call, in *tagResourceInput, res taggable) (any, error) {
 	drop := map[string]bool{}
 	for _, k := range in.TagKeys {
 		drop[deref(k)] = true
 	}
-	kept := t.tags[arn][:0]
-	for _, tg := range t.tags[arn] {
+	kept := res.tags()[:0]
+	for _, tg := range res.tags() {
 		if !drop[deref(tg.Key)] {
 			kept = append(kept, tg)
 		}
 	}
-	t.tags[arn] = kept
+	res.t.tags[res.arn] = kept
 	return nil, nil
 }
 
-func (s *Service) listTagsForResource(c *call) (any, error) {
-	in, v, err := decodeTagInput(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, arn, err := s.taggableLocked(in.ResourceARN)
-	if err != nil {
-		return nil, err
-	}
-	return listTagsOutput{Tags: append([]tagShape{}, t.tags[arn]...)}, nil
+func (s *Service) listTagsForResource(_ *call, _ *tagResourceInput, res taggable) (any, error) {
+	return listTagsOutput{Tags: append([]tagShape{}, res.tags()...)}, nil
 }

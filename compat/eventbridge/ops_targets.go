@@ -11,25 +11,20 @@ import (
 // maxTargetsPerRule is EventBridge's quota of targets on one rule.
 const maxTargetsPerRule = 5
 
-func (s *Service) putTargets(c *call) (any, error) {
-	var in putTargetsInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkName(&v, in.Rule, "rule", 64, true)
-	checkBusRef(&v, in.EventBusName, "eventBusName")
-	if in.Targets == nil {
-		v.Required("targets")
-	} else if len(in.Targets) == 0 {
-		v.Add(ptr("[]"), "targets", awsjson.MinLength(1))
-	} else if len(in.Targets) > 100 {
-		v.Add(ptr(fmt.Sprintf("[%d targets]", len(in.Targets))), "targets", awsjson.MaxLength(100))
-	}
+func checkPutTargets(in *putTargetsInput, v *awsjson.Violations) {
+	checkName(v, in.Rule, "rule", 64, true)
+	checkBusRef(v, in.EventBusName, "eventBusName")
+	checkList(v, len(in.Targets), in.Targets == nil, "targets", "targets")
 	for i, tg := range in.Targets {
-		checkTargetShape(&v, tg, fmt.Sprintf("targets.%d.member", i+1))
+		checkTargetShape(v, tg, fmt.Sprintf("targets.%d.member", i+1))
 	}
-	if err := v.Err(); err != nil {
+}
+
+// putTargets refuses malformed targets before it looks up the rule, so it
+// decodes its input itself rather than run under op.
+func (s *Service) putTargets(c *call) (any, error) {
+	in, err := decode(c, checkPutTargets)
+	if err != nil {
 		return nil, err
 	}
 
@@ -142,25 +137,33 @@ func specOf(t *targetShape) transform.Spec {
 	return s
 }
 
-func (s *Service) removeTargets(c *call) (any, error) {
-	var in removeTargetsInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
+// checkList applies a list member's constraints: required, 1 to 100
+// entries. noun names the entries in the message.
+func checkList(v *awsjson.Violations, n int, missing bool, path, noun string) {
+	switch {
+	case missing:
+		v.Required(path)
+	case n == 0:
+		v.Add(ptr("[]"), path, awsjson.MinLength(1))
+	case n > 100:
+		v.Add(ptr(fmt.Sprintf("[%d %s]", n, noun)), path, awsjson.MaxLength(100))
 	}
-	var v awsjson.Violations
-	checkName(&v, in.Rule, "rule", 64, true)
-	checkBusRef(&v, in.EventBusName, "eventBusName")
-	if in.Ids == nil {
-		v.Required("ids")
-	} else if len(in.Ids) == 0 {
-		v.Add(ptr("[]"), "ids", awsjson.MinLength(1))
-	} else if len(in.Ids) > 100 {
-		v.Add(ptr(fmt.Sprintf("[%d ids]", len(in.Ids))), "ids", awsjson.MaxLength(100))
-	}
+}
+
+func checkRemoveTargets(in *removeTargetsInput, v *awsjson.Violations) {
+	checkName(v, in.Rule, "rule", 64, true)
+	checkBusRef(v, in.EventBusName, "eventBusName")
+	checkList(v, len(in.Ids), in.Ids == nil, "ids", "ids")
 	for i, id := range in.Ids {
-		checkName(&v, id, fmt.Sprintf("ids.%d.member", i+1), 64, true)
+		checkName(v, id, fmt.Sprintf("ids.%d.member", i+1), 64, true)
 	}
-	if err := v.Err(); err != nil {
+}
+
+// removeTargets releases the lock before it removes the engine routes, so
+// it decodes its input itself rather than run under op.
+func (s *Service) removeTargets(c *call) (any, error) {
+	in, err := decode(c, checkRemoveTargets)
+	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -191,23 +194,12 @@ func (s *Service) removeTargets(c *call) (any, error) {
 	return result, nil
 }
 
-func (s *Service) listTargetsByRule(c *call) (any, error) {
-	var in listTargetsByRuleInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkName(&v, in.Rule, "rule", 64, true)
-	checkBusRef(&v, in.EventBusName, "eventBusName")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, r, err := s.ruleLocked(c, in.EventBusName, in.Rule)
-	if err != nil {
-		return nil, err
-	}
+func checkListTargetsByRule(in *listTargetsByRuleInput, v *awsjson.Violations) {
+	checkName(v, in.Rule, "rule", 64, true)
+	checkBusRef(v, in.EventBusName, "eventBusName")
+}
+
+func (s *Service) listTargetsByRule(_ *call, in *listTargetsByRuleInput, r *rule) (any, error) {
 	ids := make([]string, 0, len(r.targets))
 	for _, tg := range r.targets {
 		ids = append(ids, tg.id())
@@ -224,26 +216,15 @@ func (s *Service) listTargetsByRule(c *call) (any, error) {
 	return out, nil
 }
 
-func (s *Service) listRuleNamesByTarget(c *call) (any, error) {
-	var in listRuleNamesByTargetInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
+func checkListRuleNamesByTarget(in *listRuleNamesByTargetInput, v *awsjson.Violations) {
 	if in.TargetArn == nil {
 		v.Required("targetArn")
 	}
-	checkLength(&v, in.TargetArn, "targetArn", 1, 1600)
-	checkBusRef(&v, in.EventBusName, "eventBusName")
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, b, err := s.busLocked(c, in.EventBusName)
-	if err != nil {
-		return nil, err
-	}
+	checkLength(v, in.TargetArn, "targetArn", 1, 1600)
+	checkBusRef(v, in.EventBusName, "eventBusName")
+}
+
+func (s *Service) listRuleNamesByTarget(_ *call, in *listRuleNamesByTargetInput, b *bus) (any, error) {
 	var names []string
 	for name, r := range b.rules {
 		for _, tg := range r.targets {

@@ -37,28 +37,17 @@ func (b *bus) policyDocument() *string {
 	return ptr(string(doc))
 }
 
-func (s *Service) putPermission(c *call) (any, error) {
-	var in putPermissionInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	var v awsjson.Violations
-	checkBusRef(&v, in.EventBusName, "eventBusName")
+func checkPutPermission(in *putPermissionInput, v *awsjson.Violations) {
+	checkBusRef(v, in.EventBusName, "eventBusName")
 	if in.Policy == nil {
 		if in.Principal != nil && !principalPattern.MatchString(*in.Principal) {
 			v.Add(in.Principal, "principal", awsjson.Pattern(`(\d{12}|\*)`))
 		}
-		checkLength(&v, in.StatementId, "statementId", 1, 64)
+		checkLength(v, in.StatementId, "statementId", 1, 64)
 	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, b, err := s.busLocked(c, in.EventBusName)
-	if err != nil {
-		return nil, err
-	}
+}
+
+func (s *Service) putPermission(_ *call, in *putPermissionInput, b *bus) (any, error) {
 	if in.Policy != nil {
 		if !json.Valid([]byte(*in.Policy)) {
 			return nil, awsjson.Validation("Parameter Policy is not valid.")
@@ -93,17 +82,7 @@ func (s *Service) putPermission(c *call) (any, error) {
 	return nil, nil
 }
 
-func (s *Service) removePermission(c *call) (any, error) {
-	var in removePermissionInput
-	if err := awsjson.Decode(c.body, &in); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, b, err := s.busLocked(c, in.EventBusName)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) removePermission(_ *call, in *removePermissionInput, b *bus) (any, error) {
 	if in.RemoveAllPermissions {
 		b.policy, b.rawPolicy = nil, nil
 		return nil, nil

@@ -38,6 +38,7 @@ type Service struct {
 	memSQS *MemorySQS
 	http   *http.Client
 	jitter func() float64
+	ops    map[string]operation
 
 	mu      sync.Mutex
 	tenants map[tenantKey]*tenant
@@ -57,6 +58,7 @@ func New(cfg Config) *Service {
 		sqs:     cfg.SQS,
 		http:    cfg.HTTPClient,
 		tenants: make(map[tenantKey]*tenant),
+		ops:     operations(),
 	}
 	if s.sqs == nil {
 		s.memSQS = NewMemorySQS()
@@ -122,7 +124,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	name := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AWSEvents.")
-	op, ok := operation(name)
+	op, ok := s.ops[name]
 	if !ok {
 		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeUnknownOperation,
 			"GridBridge does not implement the EventBridge operation "+name+"."))
