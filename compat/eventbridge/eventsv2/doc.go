@@ -7,7 +7,7 @@
 //
 // AWS JSON 1.1 like classic EventBridge, under the target prefix
 // "AWSEventsV2" (X-Amz-Target: AWSEventsV2.CreateSubscriber, …): its own
-// prefix so the classic face's "AWSEvents." routes and this one never claim
+// prefix so the classic face's "AWSEvents." handler and this one never claim
 // each other's requests, and the model's metadata.targetPrefix, which the CLI
 // sends. The service model is compat/eventbridge/v2model (signing name
 // "events"; endpoint prefix "eventsv2", so that `aws configure add-model`

@@ -6,7 +6,7 @@
 //
 // # URL layout
 //
-// ARM routes live at their Azure paths,
+// ARM endpoints (endpoints.go) live at their Azure paths,
 // /subscriptions/{s}/resourceGroups/{rg}/providers/Microsoft.EventGrid/namespaces/…,
 // matched case-insensitively on the fixed segments. A namespace's data plane
 // lives under DataPlanePrefix + its name on the emulator's TLS listener, and
