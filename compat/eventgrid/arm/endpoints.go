@@ -215,3 +215,39 @@ func pathSegments(escapedPath string) ([]string, bool) {
 	}
 	return out, true
 }
+
+// Resource is what one ARM resource answers: its methods (a nil handler
+// leaves the method out) and its POST actions (…/{name}/listKeys).
+type Resource struct {
+	Get, Put, Patch, Delete Handler
+	Actions                 []Action
+}
+
+// Action is a POST action of a resource, named by the last path segment.
+type Action struct {
+	Name   string
+	Handle Handler
+}
+
+// At is the table rows of the resource at path: GET, PUT, PATCH and DELETE
+// in that order (the order a 405's Allow lists them in), then the actions.
+func (res Resource) At(path string) []Endpoint {
+	var rows []Endpoint
+	for _, m := range []struct {
+		method string
+		handle Handler
+	}{{http.MethodGet, res.Get}, {http.MethodPut, res.Put}, {http.MethodPatch, res.Patch}, {http.MethodDelete, res.Delete}} {
+		if m.handle != nil {
+			rows = append(rows, Endpoint{Method: m.method, Path: path, Handle: m.handle})
+		}
+	}
+	for _, a := range res.Actions {
+		rows = append(rows, Endpoint{Method: http.MethodPost, Path: path + "/" + a.Name, Handle: a.Handle})
+	}
+	return rows
+}
+
+// List is the table row of a collection GET.
+func List(path string, handle Handler) Endpoint {
+	return Endpoint{Method: http.MethodGet, Path: path, Handle: handle}
+}

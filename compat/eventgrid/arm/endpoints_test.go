@@ -9,23 +9,19 @@ import (
 	"testing"
 )
 
+// Paths split as ARM reads them; nil means the path is refused.
 func TestPathSegments(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		path string
-		want []string
-		ok   bool
-	}{
-		{"/subscriptions/s1/resourceGroups/r%20g", []string{"subscriptions", "s1", "resourceGroups", "r g"}, true},
-		{"//SUBSCRIPTIONS//s1/", []string{"SUBSCRIPTIONS", "s1"}, true}, // ARM collapses "//"
-		{"/subscriptions/s1/topics/%zz", nil, false},                    // not escaped properly
-		{"/subscriptions/s1/%2F", []string{"subscriptions", "s1", "/"}, true},
-		{"/topics/t1/api/events", nil, false}, // not an ARM path
-	}
-	for _, tc := range cases {
-		got, ok := pathSegments(tc.path)
-		if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("pathSegments(%q) = %q, %v; want %q, %v", tc.path, got, ok, tc.want, tc.ok)
+	for path, want := range map[string][]string{
+		"/subscriptions/s1/resourceGroups/r%20g": {"subscriptions", "s1", "resourceGroups", "r g"},
+		"//SUBSCRIPTIONS//s1/":                   {"SUBSCRIPTIONS", "s1"}, // ARM collapses "//"
+		"/subscriptions/s1/%2F":                  {"subscriptions", "s1", "/"},
+		"/subscriptions/s1/topics/%zz":           nil, // not escaped properly
+		"/topics/t1/api/events":                  nil, // not an ARM path
+	} {
+		got, ok := pathSegments(path)
+		if ok != (want != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("pathSegments(%q) = %q, %v; want %q", path, got, ok, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
@@ -12,42 +13,38 @@ import (
 func TestEndpointsBindTheTargets(t *testing.T) {
 	t.Parallel()
 	const base = "/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/topics/t1"
-	cases := []struct {
-		method, path string
-		want         target
-	}{
-		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid", target{SubscriptionID: "s1"}},
-		{"POST", "/subscriptions/s1/providers/Microsoft.EventGrid/register", target{SubscriptionID: "s1"}},
-		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid/topics", target{SubscriptionID: "s1"}},
-		{"GET", "/subscriptions/s1/resourcegroups/rg1/providers/microsoft.eventgrid/topics", target{SubscriptionID: "s1", ResourceGroup: "rg1"}},
-		{"PUT", base, target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
-		{"POST", base + "/LISTKEYS", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
-		{"POST", base + "/regenerateKey", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
-		{"GET", base + "/providers/Microsoft.EventGrid/eventTypes", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
-		{"GET", base + "/eventSubscriptions", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"}},
-		{"GET", base + "/eventSubscriptions/e1", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1"}},
-		{"POST", base + "/eventSubscriptions/e1/getFullUrl", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1"}},
-		{"GET", base + "/providers/Microsoft.EventGrid/eventSubscriptions", target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", ScopeForm: true}},
-		{"POST", "//" + base[1:] + "//providers/Microsoft.EventGrid/eventSubscriptions/e1/getDeliveryAttributes",
-			target{SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1", ScopeForm: true}},
-		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid/eventSubscriptions", target{SubscriptionID: "s1"}},
-		{"GET", "/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/locations/West%20US/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions",
-			target{SubscriptionID: "s1", ResourceGroup: "rg1", Location: "West US", TopicType: "Microsoft.EventGrid.Topics"}},
-		{"GET", "/subscriptions/s1/providers/Microsoft.EventGrid/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions",
-			target{SubscriptionID: "s1", TopicType: "Microsoft.EventGrid.Topics"}},
+	// "METHOD path" → the target its handler is given.
+	cases := map[string]target{
+		"GET /subscriptions/s1/providers/Microsoft.EventGrid":                           {SubscriptionID: "s1"},
+		"POST /subscriptions/s1/providers/Microsoft.EventGrid/register":                 {SubscriptionID: "s1"},
+		"GET /subscriptions/s1/providers/Microsoft.EventGrid/topics":                    {SubscriptionID: "s1"},
+		"GET /subscriptions/s1/resourcegroups/rg1/providers/microsoft.eventgrid/topics": {SubscriptionID: "s1", ResourceGroup: "rg1"},
+		"PUT " + base:                     {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"},
+		"POST " + base + "/LISTKEYS":      {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"},
+		"POST " + base + "/regenerateKey": {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"},
+		"GET " + base + "/providers/Microsoft.EventGrid/eventTypes":                                          {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"},
+		"GET " + base + "/eventSubscriptions":                                                                {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1"},
+		"GET " + base + "/eventSubscriptions/e1":                                                             {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1"},
+		"POST " + base + "/eventSubscriptions/e1/getFullUrl":                                                 {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1"},
+		"GET " + base + "/providers/Microsoft.EventGrid/eventSubscriptions":                                  {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", ScopeForm: true},
+		"POST //" + base[1:] + "//providers/Microsoft.EventGrid/eventSubscriptions/e1/getDeliveryAttributes": {SubscriptionID: "s1", ResourceGroup: "rg1", Topic: "t1", EventSub: "e1", ScopeForm: true},
+		"GET /subscriptions/s1/providers/Microsoft.EventGrid/eventSubscriptions":                             {SubscriptionID: "s1"},
+		"GET /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/locations/West%20US/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions": {SubscriptionID: "s1", ResourceGroup: "rg1", Location: "West US", TopicType: "Microsoft.EventGrid.Topics"},
+		"GET /subscriptions/s1/providers/Microsoft.EventGrid/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions":                                        {SubscriptionID: "s1", TopicType: "Microsoft.EventGrid.Topics"},
 	}
 	table := probeTable()
-	for _, tc := range cases {
-		req := httptest.NewRequest(tc.method, tc.path, nil)
+	for request, want := range cases {
+		method, path, _ := strings.Cut(request, " ")
+		req := httptest.NewRequest(method, path, nil)
 		if !table.Matches(req) {
-			t.Errorf("%s %s: not claimed", tc.method, tc.path)
+			t.Errorf("%s: not claimed", request)
 			continue
 		}
 		rec := httptest.NewRecorder()
 		table.ServeHTTP(rec, req)
 		var got target
-		if err := json.Unmarshal(rec.Body.Bytes(), &got); rec.Code != http.StatusOK || err != nil || got != tc.want {
-			t.Errorf("%s %s: %d %s; want %+v", tc.method, tc.path, rec.Code, rec.Body, tc.want)
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); rec.Code != http.StatusOK || err != nil || got != want {
+			t.Errorf("%s: %d %s; want %+v", request, rec.Code, rec.Body, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package basicarm
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -63,20 +64,19 @@ func (h *Handler) Endpoints() []arm.Endpoint { return h.endpoints(atForm) }
 // an arm.Handler (tests bind a probe).
 func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler) []arm.Endpoint {
 	at := func(fn handlerAt) arm.Handler { return bind(false, fn) }
-	get, put, patch, del, post := http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodPost
-	eps := []arm.Endpoint{
-		{Method: get, Path: azureSubscription + provider, Handle: at(h.provider)},
-		{Method: post, Path: azureSubscription + provider + "/register", Handle: at(h.provider)},
-		{Method: get, Path: azureSubscription + provider + "/topics", Handle: at(h.listTopics)},
-		{Method: get, Path: resourceGroup + provider + "/topics", Handle: at(h.listTopics)},
-		{Method: put, Path: topicPath, Handle: at(h.putTopic)},
-		{Method: get, Path: topicPath, Handle: at(h.getTopic)},
-		{Method: patch, Path: topicPath, Handle: at(h.patchTopic)},
-		{Method: del, Path: topicPath, Handle: at(h.deleteTopic)},
-		{Method: post, Path: topicPath + "/listKeys", Handle: at(h.listKeys)},
-		{Method: post, Path: topicPath + "/regenerateKey", Handle: at(h.regenerateKey)},
-		{Method: get, Path: topicPath + provider + "/eventTypes", Handle: at(h.listEventTypes)},
-	}
+	eps := slices.Concat(
+		[]arm.Endpoint{
+			{Method: http.MethodGet, Path: azureSubscription + provider, Handle: at(h.provider)},
+			{Method: http.MethodPost, Path: azureSubscription + provider + "/register", Handle: at(h.provider)},
+			arm.List(azureSubscription+provider+"/topics", at(h.listTopics)),
+			arm.List(resourceGroup+provider+"/topics", at(h.listTopics)),
+			arm.List(topicPath+provider+"/eventTypes", at(h.listEventTypes)),
+		},
+		arm.Resource{
+			Get: at(h.getTopic), Put: at(h.putTopic), Patch: at(h.patchTopic), Delete: at(h.deleteTopic),
+			Actions: []arm.Action{{Name: "listKeys", Handle: at(h.listKeys)}, {Name: "regenerateKey", Handle: at(h.regenerateKey)}},
+		}.At(topicPath),
+	)
 	// Event subscriptions answer the same way in both URL forms, nested
 	// (TopicEventSubscriptionsClient) and extension resource
 	// (EventSubscriptionsClient), over one store (reference §8, trap 8).
@@ -84,23 +84,18 @@ func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler)
 		collection string
 		scopeForm  bool
 	}{{topicPath + "/eventSubscriptions", false}, {topicPath + provider + "/eventSubscriptions", true}} {
-		one := form.collection + "/{eventSubscription}"
 		in := func(fn handlerAt) arm.Handler { return bind(form.scopeForm, fn) }
-		eps = append(eps,
-			arm.Endpoint{Method: get, Path: form.collection, Handle: in(h.listTopicSubscriptions)},
-			arm.Endpoint{Method: put, Path: one, Handle: in(h.putSubscription)},
-			arm.Endpoint{Method: get, Path: one, Handle: in(h.getSubscription)},
-			arm.Endpoint{Method: patch, Path: one, Handle: in(h.patchSubscription)},
-			arm.Endpoint{Method: del, Path: one, Handle: in(h.deleteSubscription)},
-			arm.Endpoint{Method: post, Path: one + "/getFullUrl", Handle: in(h.getFullURL)},
-			arm.Endpoint{Method: post, Path: one + "/getDeliveryAttributes", Handle: in(h.getDeliveryAttributes)},
-		)
+		eps = append(eps, arm.List(form.collection, in(h.listTopicSubscriptions)))
+		eps = append(eps, arm.Resource{
+			Get: in(h.getSubscription), Put: in(h.putSubscription), Patch: in(h.patchSubscription), Delete: in(h.deleteSubscription),
+			Actions: []arm.Action{{Name: "getFullUrl", Handle: in(h.getFullURL)}, {Name: "getDeliveryAttributes", Handle: in(h.getDeliveryAttributes)}},
+		}.At(form.collection+"/{eventSubscription}")...)
 	}
 	// Event subscriptions by Azure subscription or resource group,
 	// optionally narrowed by location and topic type.
 	for _, scope := range []string{azureSubscription, resourceGroup} {
 		for _, narrow := range []string{"", "/locations/{location}", "/topicTypes/{topicType}", "/locations/{location}/topicTypes/{topicType}"} {
-			eps = append(eps, arm.Endpoint{Method: get, Path: scope + provider + narrow + "/eventSubscriptions", Handle: at(h.listGlobalSubscriptions)})
+			eps = append(eps, arm.List(scope+provider+narrow+"/eventSubscriptions", at(h.listGlobalSubscriptions)))
 		}
 	}
 	return eps

@@ -7,16 +7,6 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-func (s *Service) getNamespace(r *arm.Request) (arm.Response, *arm.Error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	ns, err := s.findNamespace(r)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	return arm.OK(s.namespaceView(ns)), nil
-}
-
 func (s *Service) patchNamespace(r *arm.Request) (arm.Response, *arm.Error) {
 	body, err := r.Body()
 	if err != nil {
@@ -74,25 +64,16 @@ func (s *Service) putNamespace(r *arm.Request) (arm.Response, *arm.Error) {
 	return arm.Created(s.namespaceView(ns)), nil
 }
 
-func (s *Service) deleteNamespace(r *arm.Request) (arm.Response, *arm.Error) {
-	key := armKey(r.Var("subscriptionId"), r.Var("resourceGroup"), r.Var("namespace"))
-	s.mu.Lock()
-	ns := s.byARM[key]
-	if ns == nil {
-		s.mu.Unlock()
-		return deleted(false)
-	}
-	delete(s.byARM, key)
+// detachNamespace unlinks the namespace r names and returns its event
+// subscriptions.
+func (s *Service) detachNamespace(r *arm.Request, ns *namespaceState) []*subscriptionState {
+	delete(s.byARM, armKey(r.Var("subscriptionId"), r.Var("resourceGroup"), r.Var("namespace")))
 	delete(s.byName, lower(ns.res.Name))
 	var subs []*subscriptionState
 	for _, t := range ns.topics {
 		subs = append(subs, t.subList...)
 	}
-	s.mu.Unlock()
-	for _, es := range subs {
-		s.stopDelivery(es, reasonNamespaceDeleted)
-	}
-	return deleted(true)
+	return subs
 }
 
 // listNamespaces lists by Azure subscription, or by resource group when the

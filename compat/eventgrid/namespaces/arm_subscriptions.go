@@ -7,35 +7,11 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-func (s *Service) getEventSubscription(r *arm.Request) (arm.Response, *arm.Error) {
-	return s.readEventSubscription(r, func(es *subscriptionState) (any, *arm.Error) { return es.res.View(), nil })
-}
+func subscriptionView(es *subscriptionState) armmodel.EventSubscription { return es.res.View() }
 
-// getFullURL reveals a push webhook's URL, query included.
-func (s *Service) getFullURL(r *arm.Request) (arm.Response, *arm.Error) {
-	return s.readEventSubscription(r, func(es *subscriptionState) (any, *arm.Error) { return es.res.FullURL() })
-}
+func fullURL(es *subscriptionState) (any, *arm.Error) { return es.res.FullURL() }
 
-// getDeliveryAttributes reveals the delivery attributes, secrets included.
-func (s *Service) getDeliveryAttributes(r *arm.Request) (arm.Response, *arm.Error) {
-	return s.readEventSubscription(r, func(es *subscriptionState) (any, *arm.Error) { return es.res.DeliveryAttributes(), nil })
-}
-
-// readEventSubscription answers 200 with what view makes of the event
-// subscription the path names, under the read lock.
-func (s *Service) readEventSubscription(r *arm.Request, view func(*subscriptionState) (any, *arm.Error)) (arm.Response, *arm.Error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	es, err := s.findEventSubscription(r)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	body, err := view(es)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	return arm.OK(body), nil
-}
+func deliveryAttributes(es *subscriptionState) any { return es.res.DeliveryAttributes() }
 
 // putEventSubscription answers PUT, which creates or replaces, and PATCH,
 // which merges into an existing subscription.
@@ -93,33 +69,16 @@ func (s *Service) putEventSubscription(r *arm.Request) (arm.Response, *arm.Error
 	return arm.OK(es.res.View()), nil
 }
 
-func (s *Service) deleteEventSubscription(r *arm.Request) (arm.Response, *arm.Error) {
-	s.mu.Lock()
-	es, err := s.findEventSubscription(r)
-	if err != nil {
-		s.mu.Unlock()
-		return deleted(false)
-	}
+// detachEventSubscription unlinks es from its topic and returns it.
+func detachEventSubscription(_ *arm.Request, es *subscriptionState) []*subscriptionState {
 	t := es.topic
 	delete(t.subs, lower(es.res.Name))
 	t.rebuildSubList()
-	s.mu.Unlock()
-	s.stopDelivery(es, reasonSubscriptionDeleted)
-	return deleted(true)
+	return []*subscriptionState{es}
 }
 
-func (s *Service) listEventSubscriptions(r *arm.Request) (arm.Response, *arm.Error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	t, err := s.findTopic(r)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	out := armmodel.List[armmodel.EventSubscription]{Value: []armmodel.EventSubscription{}}
-	for _, name := range sortedNames(t.subs) {
-		out.Value = append(out.Value, t.subs[name].res.View())
-	}
-	return arm.OK(out), nil
+func listEventSubscriptions(t *topicState) armmodel.List[armmodel.EventSubscription] {
+	return listed(t.subs, subscriptionView)
 }
 
 // findEventSubscription looks up the event subscription the path names.

@@ -7,15 +7,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-func (s *Service) getTopic(r *arm.Request) (arm.Response, *arm.Error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	t, err := s.findTopic(r)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	return arm.OK(t.res), nil
-}
+func topicView(t *topicState) armmodel.Topic { return t.res }
 
 // putTopic answers PUT, which creates or replaces (omitted settings return
 // to their defaults), and PATCH, which merges into an existing topic.
@@ -72,34 +64,15 @@ func (s *Service) putTopic(r *arm.Request) (arm.Response, *arm.Error) {
 	return arm.OK(t.res), nil
 }
 
-func (s *Service) deleteTopic(r *arm.Request) (arm.Response, *arm.Error) {
-	s.mu.Lock()
-	t, err := s.findTopic(r)
-	if err != nil {
-		s.mu.Unlock()
-		return deleted(false)
-	}
+// detachTopic unlinks t from its namespace and returns its event
+// subscriptions.
+func detachTopic(_ *arm.Request, t *topicState) []*subscriptionState {
 	delete(t.ns.topics, lower(t.res.Name))
-	subs := t.subList
-	s.mu.Unlock()
-	for _, es := range subs {
-		s.stopDelivery(es, reasonTopicDeleted)
-	}
-	return deleted(true)
+	return t.subList
 }
 
-func (s *Service) listTopics(r *arm.Request) (arm.Response, *arm.Error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	ns, err := s.findNamespace(r)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	out := armmodel.List[armmodel.Topic]{Value: []armmodel.Topic{}}
-	for _, name := range sortedNames(ns.topics) {
-		out.Value = append(out.Value, ns.topics[name].res)
-	}
-	return arm.OK(out), nil
+func listTopics(ns *namespaceState) armmodel.List[armmodel.Topic] {
+	return listed(ns.topics, topicView)
 }
 
 // findTopic looks up the namespace topic the path names.

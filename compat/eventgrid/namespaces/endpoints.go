@@ -3,6 +3,7 @@ package namespaces
 import (
 	"net/http"
 	"regexp"
+	"slices"
 
 	"github.com/gorilla/mux"
 
@@ -26,33 +27,34 @@ const (
 // answered with provisioningState Succeeded and no polling headers
 // (reference §5.2).
 func (s *Service) armEndpoints() []arm.Endpoint {
-	get, put, patch, del, post := http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodPost
-	return []arm.Endpoint{
-		{Method: get, Path: azureSubscription + namespacesPath, Handle: s.listNamespaces},
-		{Method: get, Path: resourceGroup + namespacesPath, Handle: s.listNamespaces},
-		{Method: get, Path: namespacePath, Handle: s.getNamespace},
-		{Method: put, Path: namespacePath, Handle: s.putNamespace},
-		{Method: patch, Path: namespacePath, Handle: s.patchNamespace},
-		{Method: del, Path: namespacePath, Handle: s.deleteNamespace},
-		{Method: post, Path: namespacePath + "/listKeys", Handle: s.keys(s.namespaceKeys, false)},
-		{Method: post, Path: namespacePath + "/regenerateKey", Handle: s.keys(s.namespaceKeys, true)},
-
-		{Method: get, Path: namespacePath + "/topics", Handle: s.listTopics},
-		{Method: get, Path: topicPath, Handle: s.getTopic},
-		{Method: put, Path: topicPath, Handle: s.putTopic},
-		{Method: patch, Path: topicPath, Handle: s.putTopic},
-		{Method: del, Path: topicPath, Handle: s.deleteTopic},
-		{Method: post, Path: topicPath + "/listKeys", Handle: s.keys(s.topicKeys, false)},
-		{Method: post, Path: topicPath + "/regenerateKey", Handle: s.keys(s.topicKeys, true)},
-
-		{Method: get, Path: topicPath + "/eventSubscriptions", Handle: s.listEventSubscriptions},
-		{Method: get, Path: subscriptionPath, Handle: s.getEventSubscription},
-		{Method: put, Path: subscriptionPath, Handle: s.putEventSubscription},
-		{Method: patch, Path: subscriptionPath, Handle: s.putEventSubscription},
-		{Method: del, Path: subscriptionPath, Handle: s.deleteEventSubscription},
-		{Method: post, Path: subscriptionPath + "/getFullUrl", Handle: s.getFullURL},
-		{Method: post, Path: subscriptionPath + "/getDeliveryAttributes", Handle: s.getDeliveryAttributes},
-	}
+	return slices.Concat(
+		[]arm.Endpoint{
+			arm.List(azureSubscription+namespacesPath, s.listNamespaces),
+			arm.List(resourceGroup+namespacesPath, s.listNamespaces),
+			arm.List(namespacePath+"/topics", read(s, s.findNamespace, infallible(listTopics))),
+			arm.List(topicPath+"/eventSubscriptions", read(s, s.findTopic, infallible(listEventSubscriptions))),
+		},
+		arm.Resource{
+			Get: read(s, s.findNamespace, infallible(s.namespaceView)), Put: s.putNamespace, Patch: s.patchNamespace,
+			Delete:  remove(s, s.findNamespace, s.detachNamespace, reasonNamespaceDeleted),
+			Actions: s.keyActions(s.namespaceKeys),
+		}.At(namespacePath),
+		arm.Resource{
+			Get: read(s, s.findTopic, infallible(topicView)), Put: s.putTopic, Patch: s.putTopic,
+			Delete:  remove(s, s.findTopic, detachTopic, reasonTopicDeleted),
+			Actions: s.keyActions(s.topicKeys),
+		}.At(topicPath),
+		arm.Resource{
+			Get: read(s, s.findEventSubscription, infallible(subscriptionView)), Put: s.putEventSubscription, Patch: s.putEventSubscription,
+			Delete: remove(s, s.findEventSubscription, detachEventSubscription, reasonSubscriptionDeleted),
+			Actions: []arm.Action{
+				// getFullUrl reveals a push webhook's URL, query included;
+				// getDeliveryAttributes the attributes, secrets included.
+				{Name: "getFullUrl", Handle: read(s, s.findEventSubscription, fullURL)},
+				{Name: "getDeliveryAttributes", Handle: read(s, s.findEventSubscription, infallible(deliveryAttributes))},
+			},
+		}.At(subscriptionPath),
+	)
 }
 
 // Register mounts the ARM endpoints of Microsoft.EventGrid/namespaces/** and
@@ -84,11 +86,46 @@ func writeBody(r *arm.Request, kind, name string) ([]byte, *arm.Error) {
 	return r.Body()
 }
 
-// deleted is ARM's answer to a DELETE: 200 when something was deleted, 204
-// when nothing existed.
-func deleted(existed bool) (arm.Response, *arm.Error) {
-	if existed {
+// read answers 200 with what view makes of the resource find looks up,
+// under the read lock.
+func read[T any](s *Service, find func(*arm.Request) (T, *arm.Error), view func(T) (any, *arm.Error)) arm.Handler {
+	return func(r *arm.Request) (arm.Response, *arm.Error) {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		found, err := find(r)
+		if err != nil {
+			return arm.Response{}, err
+		}
+		body, err := view(found)
+		if err != nil {
+			return arm.Response{}, err
+		}
+		return arm.OK(body), nil
+	}
+}
+
+// infallible is a view that cannot fail, for read.
+func infallible[T, V any](view func(T) V) func(T) (any, *arm.Error) {
+	return func(found T) (any, *arm.Error) { return view(found), nil }
+}
+
+// remove answers a DELETE: under the lock, detach unlinks the resource find
+// looks up and returns the event subscriptions it held, whose deliveries
+// stop (journalled with reason) once the lock is released. ARM answers 200
+// when something was deleted and 204 when nothing existed.
+func remove[T any](s *Service, find func(*arm.Request) (T, *arm.Error), detach func(*arm.Request, T) []*subscriptionState, reason string) arm.Handler {
+	return func(r *arm.Request) (arm.Response, *arm.Error) {
+		s.mu.Lock()
+		found, err := find(r)
+		if err != nil {
+			s.mu.Unlock()
+			return arm.NoContent(), nil
+		}
+		subs := detach(r, found)
+		s.mu.Unlock()
+		for _, es := range subs {
+			s.stopDelivery(es, reason)
+		}
 		return arm.Response{Status: http.StatusOK}, nil
 	}
-	return arm.NoContent(), nil
 }

@@ -31,6 +31,11 @@ func (s *Service) topicKeys(r *arm.Request) (*[2]string, *arm.Error) {
 	return &t.keys, nil
 }
 
+// keyActions are listKeys and regenerateKey on whatever keysOf finds.
+func (s *Service) keyActions(keysOf func(*arm.Request) (*[2]string, *arm.Error)) []arm.Action {
+	return []arm.Action{{Name: "listKeys", Handle: s.keys(keysOf, false)}, {Name: "regenerateKey", Handle: s.keys(keysOf, true)}}
+}
+
 // keys answers listKeys, or regenerateKey when regenerate is set, for
 // whatever holds keys: keysOf looks the resource up under the service lock.
 func (s *Service) keys(keysOf func(*arm.Request) (*[2]string, *arm.Error), regenerate bool) arm.Handler {

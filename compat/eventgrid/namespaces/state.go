@@ -84,3 +84,12 @@ func sortedNames[T any](m map[string]T) []string {
 	sort.Strings(names)
 	return names
 }
+
+// listed is the ARM list of m's resources in name order, as view shows them.
+func listed[S, V any](m map[string]S, view func(S) V) armmodel.List[V] {
+	out := armmodel.List[V]{Value: []V{}}
+	for _, name := range sortedNames(m) {
+		out.Value = append(out.Value, view(m[name]))
+	}
+	return out
+}
