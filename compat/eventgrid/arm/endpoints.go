@@ -33,8 +33,9 @@ type Request struct {
 // Var is the path segment bound to {name}, unescaped.
 func (r *Request) Var(name string) string { return r.vars[name] }
 
-// Body reads the request body, which must be present (ReadBody).
-func (r *Request) Body() ([]byte, *Error) { return ReadBody(r.Request) }
+// ReadBody reads the request body, which must be present (the package's
+// ReadBody).
+func (r *Request) ReadBody() ([]byte, *Error) { return ReadBody(r.Request) }
 
 // Response is what a handler answers: Status, with Body as JSON, or no body
 // when Body is nil.

@@ -30,7 +30,7 @@ func (h *Handler) putSubscription(r *arm.Request, tg target) (arm.Response, *arm
 	if err := resource.CheckSubscriptionName(tg.EventSub); err != nil {
 		return arm.Response{}, err
 	}
-	body, err := r.Body()
+	body, err := r.ReadBody()
 	if err != nil {
 		return arm.Response{}, err
 	}
@@ -52,7 +52,7 @@ func (h *Handler) putSubscription(r *arm.Request, tg target) (arm.Response, *arm
 // patchSubscription applies the flat EventSubscriptionUpdateParameters and
 // answers 201, the only status the Go SDK accepts for it.
 func (h *Handler) patchSubscription(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	body, err := r.Body()
+	body, err := r.ReadBody()
 	if err != nil {
 		return arm.Response{}, err
 	}

@@ -29,7 +29,7 @@ func (h *Handler) putTopic(r *arm.Request, tg target) (arm.Response, *arm.Error)
 	if err := resource.CheckTopicName(tg.Topic); err != nil {
 		return arm.Response{}, err
 	}
-	body, err := r.Body()
+	body, err := r.ReadBody()
 	if err != nil {
 		return arm.Response{}, err
 	}
@@ -65,7 +65,7 @@ func (h *Handler) getTopic(_ *arm.Request, tg target) (arm.Response, *arm.Error)
 
 // patchTopic applies TopicUpdateParameters and answers 200 with the topic.
 func (h *Handler) patchTopic(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	body, err := r.Body()
+	body, err := r.ReadBody()
 	if err != nil {
 		return arm.Response{}, err
 	}
@@ -107,7 +107,7 @@ func (h *Handler) listKeys(_ *arm.Request, tg target) (arm.Response, *arm.Error)
 // regenerateKey replaces key1 or key2 and answers 200 with both keys (the
 // Go poller takes a 200 body as the result).
 func (h *Handler) regenerateKey(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	body, rerr := r.Body()
+	body, rerr := r.ReadBody()
 	if rerr != nil {
 		return arm.Response{}, rerr
 	}

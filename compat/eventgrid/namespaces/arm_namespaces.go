@@ -8,7 +8,7 @@ import (
 )
 
 func (s *Service) patchNamespace(r *arm.Request) (arm.Response, *arm.Error) {
-	body, err := r.Body()
+	body, err := r.ReadBody()
 	if err != nil {
 		return arm.Response{}, err
 	}

@@ -7,6 +7,9 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
+// The views of an event subscription: as GET shows it (secrets masked),
+// its full webhook URL, and its delivery attributes with their secrets.
+
 func subscriptionView(es *subscriptionState) armmodel.EventSubscription { return es.res.View() }
 
 func fullURL(es *subscriptionState) (any, *arm.Error) { return es.res.FullURL() }

@@ -83,7 +83,7 @@ func writeBody(r *arm.Request, kind, name string) ([]byte, *arm.Error) {
 			return nil, err
 		}
 	}
-	return r.Body()
+	return r.ReadBody()
 }
 
 // read answers 200 with what view makes of the resource find looks up,

@@ -43,7 +43,7 @@ func (s *Service) keys(keysOf func(*arm.Request) (*[2]string, *arm.Error), regen
 		var body []byte
 		if regenerate {
 			var err *arm.Error
-			if body, err = r.Body(); err != nil {
+			if body, err = r.ReadBody(); err != nil {
 				return arm.Response{}, err
 			}
 		}
