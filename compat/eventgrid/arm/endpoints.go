@@ -119,7 +119,7 @@ func (t *Table) Matches(r *http.Request) bool {
 		return false
 	}
 	for i := range t.endpoints {
-		if _, ok := t.endpoints[i].bind(segs); ok {
+		if t.endpoints[i].matches(segs) {
 			return true
 		}
 	}
@@ -164,11 +164,10 @@ func (t *Table) find(r *http.Request) (*compiled, map[string]string, []string) {
 	var allowed []string
 	for i := range t.endpoints {
 		e := &t.endpoints[i]
-		vars, ok := e.bind(segs)
 		switch {
-		case !ok:
+		case !e.matches(segs):
 		case e.Method == r.Method:
-			return e, vars, nil
+			return e, e.bind(segs), nil
 		default:
 			allowed = append(allowed, e.Method)
 		}
@@ -176,23 +175,28 @@ func (t *Table) find(r *http.Request) (*compiled, map[string]string, []string) {
 	return nil, nil, allowed
 }
 
-// bind matches segs against the template and returns its variables.
-func (e *compiled) bind(segs []string) (map[string]string, bool) {
+// matches reports whether segs fit the template.
+func (e *compiled) matches(segs []string) bool {
 	if len(segs) != len(e.segments) {
-		return nil, false
+		return false
 	}
 	for i, s := range e.segments {
 		if s.name == "" && !strings.EqualFold(s.literal, segs[i]) {
-			return nil, false
+			return false
 		}
 	}
+	return true
+}
+
+// bind returns the variables of segs, which match the template.
+func (e *compiled) bind(segs []string) map[string]string {
 	vars := make(map[string]string, 4)
 	for i, s := range e.segments {
 		if s.name != "" {
 			vars[s.name] = segs[i]
 		}
 	}
-	return vars, true
+	return vars
 }
 
 // pathSegments splits an escaped path, drops empty segments (ARM collapses
@@ -203,8 +207,9 @@ func pathSegments(escapedPath string) ([]string, bool) {
 	if len(p) < len("subscriptions") || !strings.EqualFold(p[:len("subscriptions")], "subscriptions") {
 		return nil, false
 	}
-	var out []string
-	for _, s := range strings.Split(p, "/") {
+	parts := strings.Split(p, "/")
+	out := parts[:0] // filtered in place: one allocation per path
+	for _, s := range parts {
 		if s == "" {
 			continue
 		}
