@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/emulator/engine"
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
-	"github.com/gridbridge/gridbridge/emulator/sinks/sqssink"
 )
 
 // deadLetterSinks are where each cloud's dead letters go: real services when
