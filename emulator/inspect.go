@@ -147,12 +147,10 @@ type RequestView struct {
 	Body   json.RawMessage     `json:"body,omitempty"`
 }
 
-func inlineBody(b []byte) json.RawMessage { return engine.InlineBody(b) }
-
 func viewOf(e engine.Entry) EntryView {
-	v := EntryView{Entry: e, Body: inlineBody(e.Body)}
+	v := EntryView{Entry: e, Body: engine.InlineBody(e.Body)}
 	if e.Request != nil {
-		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: inlineBody(e.Request.Body)}
+		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: engine.InlineBody(e.Request.Body)}
 	}
 	return v
 }
@@ -331,6 +329,8 @@ func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// writeJSON and inspectError answer in the inspection API's one shape, which
+// the faces' own inspection routes share through the engine's helpers.
 func writeJSON(w http.ResponseWriter, status int, v any) { engine.WriteInspectionJSON(w, status, v) }
 
 func inspectError(w http.ResponseWriter, status int, format string, args ...any) {
