@@ -11,8 +11,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	nsdeadletter "github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/deadletter"
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/testkit"
 )

@@ -3,25 +3,14 @@ package emulator
 import (
 	"crypto/tls"
 	"net/http"
-	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// newFaces builds the cloud APIs mounted on the router, each wired to the
-// engine, the dead-letter sinks and the retry options.
+// newFaces builds the cloud APIs mounted on the router, each from the
+// engine and the server's options; each face decides its cloud's rules.
 func (s *Server) newFaces() ([]face, error) {
-	sinks, err := s.newDeadLetterSinks()
-	if err != nil {
-		return nil, err
-	}
-	s.sinks = sinks
 	client := s.opts.WebhookClient
 	if client == nil {
 		client = &http.Client{Transport: &http.Transport{
@@ -30,82 +19,30 @@ func (s *Server) newFaces() ([]face, error) {
 			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // an emulator's outgoing deliveries
 		}}
 	}
-	eg := eventgrid.New(eventgrid.Config{
+	eg, err := eventgrid.NewFace(eventgrid.FaceConfig{
 		Engine:           s.engine,
 		PublicTLSBaseURL: s.TLSURL,
 		HTTPClient:       client,
-		DeadLetterSink:   sinks.blob,
 		AzureStorage:     s.opts.AzureStorage,
-		RetryPolicy:      s.eventGridRetry,
-		DeadLetterPolicy: eventGridDeadLetters,
+		MemorySink:       s.memory,
 		Jitter:           !s.opts.DisableJitter,
 		Seed:             s.opts.Seed,
+		Probation:        !s.opts.DisableProbation,
 	})
-	// Namespaces register first: their ARM paths are more specific than
-	// the basic-topic routes' catch-alls.
-	ns := namespaces.New(namespaces.Config{
-		Engine:         s.engine,
-		PublicTLSHost:  s.tlsHost,
-		DeadLetterSink: sinks.blob,
-		HTTPClient:     client,
-	})
-	eb := eventbridge.New(eventbridge.Config{
-		Engine:     s.engine,
-		SQS:        sinks.sqs, // nil keeps SQS targets and DLQs in memory
-		HTTPClient: client,
-		Jitter:     !s.opts.DisableJitter,
-		Seed:       s.opts.Seed,
-	})
-	s.memorySQS = eb.MemorySQS()
-	v2SQS := sinks.sqs
-	if v2SQS == nil {
-		// Bus-v2 subscribers share the classic face's in-memory SQS, so
-		// /_emulator/sqs shows every queue.
-		v2SQS = s.memorySQS
-	}
-	s.eventsV2 = eventsv2.New(eventsv2.Config{
-		Engine:     s.engine,
-		SQS:        v2SQS,
-		HTTPClient: client,
-		Jitter:     !s.opts.DisableJitter,
-		Seed:       s.opts.Seed,
-	})
-	return []face{ns, eg, eb, s.eventsV2}, nil
-}
-
-// tlsHost is the host:port clients reach the TLS listener on, without a
-// scheme (namespace topicsConfiguration.hostname).
-func (s *Server) tlsHost() string {
-	return strings.TrimPrefix(s.TLSURL(), "https://")
-}
-
-// eventGridRetry applies Azure's full retry rules (EG-4 … EG-18) to an event
-// subscription, with jitter and probation as the options say.
-func (s *Server) eventGridRetry(v eventgrid.SubscriptionView) engine.RetryPolicy {
-	kind := retry.AzureResource
-	if v.EndpointType == "WebHook" {
-		kind = retry.Webhook
-	}
-	return retry.NewPolicy(retry.Config{
-		MaxDeliveryAttempts: v.MaxDeliveryAttempts,
-		EventTimeToLive:     v.EventTimeToLive,
-		Destination:         kind,
-		Jitter:              !s.opts.DisableJitter,
-		Seed:                uint64(s.opts.Seed),
-		Probation:           !s.opts.DisableProbation,
-	})
-}
-
-// eventGridDeadLetters writes an event subscription's give-ups as EG-23
-// records into its blob container (EG-19 … EG-22).
-func eventGridDeadLetters(v eventgrid.SubscriptionView, sink engine.Sink) *engine.DeadLetterPolicy {
-	dest, err := deadletter.ParseDestination(v.DeadLetter.ResourceID, v.DeadLetter.BlobContainerName)
 	if err != nil {
-		// ARM validated the destination at create; an unusable one drops
-		// give-ups with their reason rather than losing them silently.
-		return nil
+		return nil, err
 	}
-	b := deadletter.NewBuilder(v.Name, dest)
-	b.DeliverySchema = v.DeliverySchema
-	return b.Policy(sink)
+	s.storageAccounts = eg.StorageAccounts()
+	eb := eventbridge.NewFace(eventbridge.FaceConfig{
+		Engine:      s.engine,
+		SQSEndpoint: s.opts.SQSEndpoint,
+		HTTPClient:  client,
+		Jitter:      !s.opts.DisableJitter,
+		Seed:        s.opts.Seed,
+	})
+	return []face{eg, eb}, nil
 }
+
+// SQSMessageView is one message of the in-memory SQS default, as
+// GET /_emulator/sqs/messages shows it; the EventBridge face serves it.
+type SQSMessageView = eventbridge.SQSMessageView

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -32,10 +31,6 @@ func (s *Server) registerInspection(r *mux.Router) {
 	r.HandleFunc("/faults", s.handleFaultAdd).Methods(http.MethodPost)
 	r.HandleFunc("/faults", s.handleFaultsClear).Methods(http.MethodDelete)
 	r.HandleFunc("/faults/{id}", s.handleFaultRemove).Methods(http.MethodDelete)
-	r.HandleFunc("/eventbridge/subscribers", s.handleSubscribers).Methods(http.MethodGet)
-	r.HandleFunc("/eventbridge/delivery-attempts", s.handleDeliveryAttempts).Methods(http.MethodGet)
-	r.HandleFunc("/sqs", s.handleSQSQueues).Methods(http.MethodGet)
-	r.HandleFunc("/sqs/messages", s.handleSQSMessages).Methods(http.MethodGet)
 	r.HandleFunc("/reset", s.handleReset).Methods(http.MethodPost)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inspectError(w, http.StatusNotFound, "no inspection endpoint %s %s; see the README's inspection API table", r.Method, r.URL.Path)
@@ -62,7 +57,7 @@ type InfoView struct {
 func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, InfoView{
 		HTTP: s.URL(), HTTPS: s.TLSURL(), Clock: s.clock.Mode(), Seed: s.opts.Seed,
-		AzureStorageAccounts: s.sinks.accounts, SQSEndpoint: s.opts.SQSEndpoint,
+		AzureStorageAccounts: s.storageAccounts, SQSEndpoint: s.opts.SQSEndpoint,
 	})
 }
 
@@ -152,21 +147,10 @@ type RequestView struct {
 	Body   json.RawMessage     `json:"body,omitempty"`
 }
 
-func inlineBody(b []byte) json.RawMessage {
-	if len(b) == 0 {
-		return nil
-	}
-	if json.Valid(b) {
-		return json.RawMessage(b)
-	}
-	q, _ := json.Marshal(string(b))
-	return q
-}
-
 func viewOf(e engine.Entry) EntryView {
-	v := EntryView{Entry: e, Body: inlineBody(e.Body)}
+	v := EntryView{Entry: e, Body: engine.InlineBody(e.Body)}
 	if e.Request != nil {
-		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: inlineBody(e.Request.Body)}
+		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: engine.InlineBody(e.Request.Body)}
 	}
 	return v
 }
@@ -340,91 +324,15 @@ func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// handleSubscribers reports every bus-v2 subscriber's counters (EB-D4):
-// EventsDropped, OnFailureDestinationFailed, deliveries, retries.
-func (s *Server) handleSubscribers(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"subscribers": s.eventsV2.Metrics()})
-}
-
-// handleDeliveryAttempts lists a bus-v2 subscriber's EVENT_DELIVERY_ATTEMPT
-// log records (EB-8): ?subscriber=<subscriber ARN>.
-func (s *Server) handleDeliveryAttempts(w http.ResponseWriter, r *http.Request) {
-	arn := r.URL.Query().Get("subscriber")
-	if arn == "" {
-		inspectError(w, http.StatusBadRequest, "give the subscriber ARN: ?subscriber=arn:aws:events:<region>:<account>:subscriber/<name>/<id>")
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"attempts": s.eventsV2.DeliveryAttempts(arn)})
-}
-
-// SQSMessageView is one message of the in-memory SQS default.
-type SQSMessageView struct {
-	Body            json.RawMessage    `json:"body"`
-	Attributes      []engine.Attribute `json:"attributes,omitempty"`
-	MessageGroupID  string             `json:"messageGroupId,omitempty"`
-	DeduplicationID string             `json:"deduplicationId,omitempty"`
-}
-
-// memorySQSOrConflict answers 409 when SQS is a real server: its messages
-// are read with the SQS SDK there, not here.
-func (s *Server) memorySQSOrConflict(w http.ResponseWriter) bool {
-	if s.memorySQS == nil {
-		inspectError(w, http.StatusConflict, "SQS targets and dead-letter queues go to %s; read them with the SQS SDK", s.opts.SQSEndpoint)
-		return false
-	}
-	return true
-}
-
-func (s *Server) handleSQSQueues(w http.ResponseWriter, _ *http.Request) {
-	if !s.memorySQSOrConflict(w) {
-		return
-	}
-	type queue struct {
-		ARN      string `json:"arn"`
-		Messages int    `json:"messages"`
-	}
-	out := []queue{}
-	for _, arn := range s.memorySQS.Queues() {
-		out = append(out, queue{ARN: arn, Messages: len(s.memorySQS.Messages(arn))})
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"queues": out})
-}
-
-// handleSQSMessages lists ?queue=<arn>'s messages, oldest first, without
-// removing them.
-func (s *Server) handleSQSMessages(w http.ResponseWriter, r *http.Request) {
-	if !s.memorySQSOrConflict(w) {
-		return
-	}
-	arn := r.URL.Query().Get("queue")
-	if arn == "" {
-		inspectError(w, http.StatusBadRequest, "give the queue ARN: ?queue=arn:aws:sqs:<region>:<account>:<name>")
-		return
-	}
-	out := []SQSMessageView{}
-	for _, m := range s.memorySQS.Messages(arn) {
-		out = append(out, SQSMessageView{Body: inlineBody(m.Body), Attributes: m.Attributes,
-			MessageGroupID: m.MessageGroupID, DeduplicationID: m.DeduplicationID})
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"messages": out})
-}
-
 func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
 	s.Reset()
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
+// writeJSON and inspectError answer in the inspection API's one shape, which
+// the faces' own inspection routes share through the engine's helpers.
+func writeJSON(w http.ResponseWriter, status int, v any) { engine.WriteInspectionJSON(w, status, v) }
 
 func inspectError(w http.ResponseWriter, status int, format string, args ...any) {
-	writeJSON(w, status, map[string]any{"error": map[string]string{
-		"code":    strings.ReplaceAll(http.StatusText(status), " ", ""),
-		"message": fmt.Sprintf(format, args...),
-	}})
+	engine.WriteInspectionError(w, status, format, args...)
 }

@@ -18,8 +18,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 )
@@ -37,11 +35,9 @@ type Server struct {
 	ca      *authority
 	router  *mux.Router
 	faces   []face
-	sinks   deadLetterSinks
-	// memorySQS holds SQS target messages and DLQ records when no
-	// --sqs-endpoint is configured; nil otherwise.
-	memorySQS *eventbridge.MemorySQS
-	eventsV2  *eventsv2.Service
+	// storageAccounts name the accounts Event Grid's dead letters go to
+	// (GET /_emulator/info); empty means the in-memory default.
+	storageAccounts []string
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server
@@ -50,7 +46,11 @@ type Server struct {
 
 // face is one cloud's API mounted on the shared router.
 type face interface {
+	// Register mounts the cloud's API on the router.
 	Register(r *mux.Router)
+	// RegisterInspection mounts the face's own inspection routes on the
+	// /_emulator subrouter.
+	RegisterInspection(r *mux.Router)
 	Reset()
 }
 
@@ -125,13 +125,15 @@ func newServer(opts Options) (*Server, error) {
 
 	s.router = mux.NewRouter()
 	s.router.SkipClean(true) // ARM scopes and ids must reach handlers untouched
-	s.registerInspection(s.router.PathPrefix("/_emulator").Subrouter())
+	inspection := s.router.PathPrefix("/_emulator").Subrouter()
+	s.registerInspection(inspection)
 	faces, err := s.newFaces()
 	if err != nil {
 		return nil, err
 	}
 	s.faces = faces
 	for _, f := range s.faces {
+		f.RegisterInspection(inspection)
 		f.Register(s.router)
 	}
 	s.router.NotFoundHandler = http.HandlerFunc(notFound)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GridBridge's test command: ./scripts/test.sh [packages] [go test flags]
-# e.g. ./scripts/test.sh, ./scripts/test.sh ./emulator/sinks/... -run TestWrite -v
+# e.g. ./scripts/test.sh, ./scripts/test.sh ./compat/eventgrid/azblobsink/... -run TestWrite -v
 #
 # The dead-letter sinks are tested against real services, so this script:
 #   1. installs the pinned test services (Azurite for Azure Storage, fauxqs for

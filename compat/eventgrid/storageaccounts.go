@@ -10,7 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 )
 
 // queueTryTimeout bounds one request to a queue service in real time; the

@@ -13,7 +13,7 @@ import (
 	"github.com/moby/moby/api/types/network"
 	"github.com/testcontainers/testcontainers-go"
 
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 )
 
 // request applies customizers the way testcontainers.Run does, without Docker.

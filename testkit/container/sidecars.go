@@ -10,7 +10,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/network"
 	"github.com/testcontainers/testcontainers-go/wait"
 
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 )
 
 // Network aliases on the shared network: another container on it (the

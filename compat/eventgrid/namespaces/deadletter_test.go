@@ -15,10 +15,10 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/deadletter"
 	"github.com/gridbridge/gridbridge/emulator/engine"
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/deadletter"
 	"github.com/gridbridge/gridbridge/emulator/engine"
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
 )
 
 // DeadLetterRecord is one dead-lettered event (NS-4).

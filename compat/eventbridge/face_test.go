@@ -1,4 +1,4 @@
-package eventsv2
+package eventbridge_test
 
 import (
 	"encoding/json"
@@ -13,17 +13,15 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// TestEB_D1_CoexistsWithClassicFace mounts the classic EventBridge face and
-// this one on one router and one engine, as the emulator does: each answers
-// its own target prefix, and their buses are apart.
+// TestEB_D1_CoexistsWithClassicFace mounts the classic EventBridge API and
+// event buses v2 on one router and one engine, as the emulator does through
+// the Face: each answers its own target prefix, and their buses are apart.
 func TestEB_D1_CoexistsWithClassicFace(t *testing.T) {
 	t.Parallel()
 	eng := engine.New(engine.NewVirtualClock(t0, 0), engine.NewJournal(0))
-	classic := eventbridge.New(eventbridge.Config{Engine: eng})
-	v2 := New(Config{Engine: eng, SQS: classic.MemorySQS()})
+	face := eventbridge.NewFace(eventbridge.FaceConfig{Engine: eng})
 	r := mux.NewRouter()
-	classic.Register(r)
-	v2.Register(r)
+	face.Register(r)
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
 

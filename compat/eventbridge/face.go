@@ -1,0 +1,68 @@
+package eventbridge
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// FaceConfig is what the emulator hands the EventBridge face: its engine,
+// and the server options that touch EventBridge's behaviour.
+type FaceConfig struct {
+	Engine *engine.Engine
+	// SQSEndpoint is the --sqs-endpoint: SQS targets and dead-letter queues
+	// of classic buses and bus-v2 subscribers go to it through the SQS SDK.
+	// "" keeps them in one in-memory MemorySQS (D-SINKS).
+	SQSEndpoint string
+	// HTTPClient calls API destinations, OAuth endpoints and http(s) targets.
+	HTTPClient *http.Client
+	// Jitter spreads retry waits; Seed seeds it.
+	Jitter bool
+	Seed   int64
+}
+
+// Face is all of EventBridge that the emulator mounts: classic buses
+// (Service) and event buses v2, sharing one SQS, with their inspection
+// routes.
+type Face struct {
+	classic *Service
+	v2      *eventsv2.Service
+	// memorySQS holds SQS messages when no SQS endpoint is configured;
+	// nil otherwise.
+	memorySQS   *MemorySQS
+	sqsEndpoint string
+}
+
+// NewFace builds the EventBridge face.
+func NewFace(cfg FaceConfig) *Face {
+	var sqs engine.Sink // nil keeps SQS targets and DLQs in memory
+	if cfg.SQSEndpoint != "" {
+		sqs = sqssink.New(cfg.SQSEndpoint)
+	}
+	classic := New(Config{Engine: cfg.Engine, SQS: sqs, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
+	f := &Face{classic: classic, memorySQS: classic.MemorySQS(), sqsEndpoint: cfg.SQSEndpoint}
+	if sqs == nil {
+		// Bus-v2 subscribers share the classic face's in-memory SQS, so
+		// /_emulator/sqs shows every queue.
+		sqs = f.memorySQS
+	}
+	f.v2 = eventsv2.New(eventsv2.Config{Engine: cfg.Engine, SQS: sqs, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
+	return f
+}
+
+// Register mounts the classic API and the bus-v2 API on r.
+func (f *Face) Register(r *mux.Router) {
+	f.classic.Register(r)
+	f.v2.Register(r)
+}
+
+// Reset forgets every bus, rule, target and subscriber, and what the
+// in-memory SQS holds.
+func (f *Face) Reset() {
+	f.classic.Reset()
+	f.v2.Reset()
+}
