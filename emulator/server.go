@@ -121,6 +121,7 @@ func newServer(opts Options) (*Server, error) {
 	s.ca = ca
 	s.journal = engine.NewJournal(opts.JournalCap)
 	s.engine = engine.New(s.clock, s.journal)
+	s.engine.SetRecordSecrets(opts.RecordSecrets)
 	s.memory = engine.NewMemorySink()
 
 	s.router = mux.NewRouter()
