@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
@@ -306,4 +308,68 @@ func TestHeaderValuesThatCannotBeSentFailAtOnce(t *testing.T) {
 // unescapeHTML undoes encoding/json's escaping of < > &.
 func unescapeHTML(s string) string {
 	return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(s)
+}
+
+// TestInvalidDeadLetterDestinationsAreRefused: ARM answers 400 in its error
+// shape for a container or account Azure would refuse, for a topic's event
+// subscription and for a namespace topic's subscription (EG-19).
+func TestInvalidDeadLetterDestinationsAreRefused(t *testing.T) {
+	t.Parallel()
+	proc := testbinary.Start(t, "--clock", "virtual")
+	emu := testkit.Connect(t, proc.Endpoints["http"])
+	ctx := context.Background()
+	hook := fakes.NewWebhook(t)
+	emu.CreateTopic("orders", nil)
+	arm := emu.ARM()
+	nsPoller, err := arm.NewNamespacesClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop",
+		armeventgrid.Namespace{Location: to.Ptr("westus")}, nil)
+	mustDone(t, nsPoller, err)
+	topicPoller, err := arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop", "orders",
+		armeventgrid.NamespaceTopic{Properties: &armeventgrid.NamespaceTopicProperties{InputSchema: to.Ptr(armeventgrid.EventInputSchemaCloudEventSchemaV10)}}, nil)
+	mustDone(t, topicPoller, err)
+
+	account := testkit.StorageAccountID("devstoreaccount1")
+	for _, c := range []struct{ name, resourceID, container, want string }{
+		{"traversal", account, "../../etc", "blobContainerName"},
+		{"slash", account, "a/b", "blobContainerName"},
+		{"upper", account, "UPPER", "blobContainerName"},
+		{"short", account, "ab", "blobContainerName"},
+		{"double hyphen", account, "a--b", "blobContainerName"},
+		{"leading hyphen", account, "-abc", "blobContainerName"},
+		{"account traversal", "/subscriptions/" + testkit.SubscriptionID + "/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/../../x", "dead", "resource id"},
+		{"not an account", "/subscriptions/" + testkit.SubscriptionID + "/resourceGroups/rg/providers/Microsoft.Web/sites/x", "dead", "storage account"},
+	} {
+		dest := &armeventgrid.StorageBlobDeadLetterDestination{EndpointType: to.Ptr(armeventgrid.DeadLetterEndPointTypeStorageBlob),
+			Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{ResourceID: to.Ptr(c.resourceID), BlobContainerName: to.Ptr(c.container)}}
+		_, err := emu.TryCreateEventSubscription("orders", "bad", armeventgrid.EventSubscriptionProperties{
+			Destination: testkit.WebHookDestination(hook.URL()), DeadLetterDestination: dest})
+		assertARMError(t, "topic subscription, "+c.name, err, c.want)
+
+		poller, err := arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop", "orders", "bad",
+			armeventgrid.Subscription{Properties: &armeventgrid.SubscriptionProperties{DeliveryConfiguration: &armeventgrid.DeliveryConfiguration{
+				DeliveryMode: to.Ptr(armeventgrid.DeliveryModeQueue),
+				Queue:        &armeventgrid.QueueInfo{DeadLetterDestinationWithResourceIdentity: &armeventgrid.DeadLetterWithResourceIdentity{DeadLetterDestination: dest}},
+			}}}, nil)
+		if err == nil {
+			_, err = poller.PollUntilDone(ctx, nil)
+		}
+		assertARMError(t, "namespace subscription, "+c.name, err, "")
+	}
+	// A valid destination is still taken.
+	if _, err := emu.TryCreateEventSubscription("orders", "good", armeventgrid.EventSubscriptionProperties{
+		Destination: testkit.WebHookDestination(hook.URL()), DeadLetterDestination: egDeadLetterTo("devstoreaccount1", "dead-letters-1")}); err != nil {
+		t.Fatalf("a valid destination was refused: %v", err)
+	}
+}
+
+func assertARMError(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) || re.StatusCode != 400 || re.ErrorCode == "" {
+		t.Errorf("%s: %v, want a 400 ARM error", what, err)
+		return
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: %v, want it to mention %q", what, err, want)
+	}
 }

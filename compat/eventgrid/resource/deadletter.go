@@ -1,6 +1,10 @@
 package resource
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
+)
 
 // DeadLetterDestination is a subscription's dead-letter destination: a blob
 // container of a storage account (EG-19).
@@ -44,6 +48,11 @@ func decodeDeadLetter(field string, raw json.RawMessage) (*DeadLetterDestination
 	}
 	if d.ResourceID == "" || d.BlobContainerName == "" {
 		return nil, Invalid("%s needs properties.resourceId (the storage account) and properties.blobContainerName.", field)
+	}
+	// Refused here, at create or update, as ARM does: a destination that
+	// cannot be written to would otherwise lose every dead letter later.
+	if _, err := deadletter.ParseDestination(d.ResourceID, d.BlobContainerName); err != nil {
+		return nil, Invalid("%s is invalid: %s.", field, err)
 	}
 	return d, nil
 }
