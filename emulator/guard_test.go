@@ -78,3 +78,29 @@ func TestReadTimeoutDoesNotCutALongPoll(t *testing.T) {
 		t.Fatalf("long poll = %d", resp.StatusCode)
 	}
 }
+
+// BenchmarkGuard measures the Host and content-type checks against the same
+// request served without them (the baseline).
+func BenchmarkGuard(b *testing.B) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	hosts := newHostAllowList(Options{AllowedHosts: []string{"gridbridge", ".dev.test"}})
+	req, _ := http.NewRequest(http.MethodPost, "http://gridbridge:4080/_emulator/clock/advance", nil)
+	req.Header.Set("Content-Type", "application/json")
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+	}{{"baseline", ok}, {"guarded", guard(hosts, ok)}} {
+		b.Run(c.name, func(b *testing.B) {
+			w := &discardWriter{h: http.Header{}}
+			for b.Loop() {
+				c.h.ServeHTTP(w, req)
+			}
+		})
+	}
+}
+
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardWriter) WriteHeader(int)             {}
