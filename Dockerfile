@@ -14,7 +14,11 @@ COPY --from=build /out/emulator /emulator
 # mounted volume or `docker cp` can reach it (also at GET /_emulator/ca.pem).
 ENV GRIDBRIDGE_ADDR=0.0.0.0:4080 \
     GRIDBRIDGE_TLS_ADDR=0.0.0.0:4443 \
-    GRIDBRIDGE_CA_FILE=/tmp/gridbridge-ca.pem
+    GRIDBRIDGE_CA_FILE=/tmp/gridbridge-ca.pem \
+    GRIDBRIDGE_ALLOWED_HOST="gridbridge host.docker.internal"
+# Requests must name an IP, localhost or an allowed host (a guard against DNS
+# rebinding): "gridbridge" is the usual service name on a compose or Docker
+# network; set GRIDBRIDGE_ALLOWED_HOST to the names your containers use.
 EXPOSE 4080 4443
 USER nonroot:nonroot
 HEALTHCHECK --interval=2s --timeout=2s --start-period=1s --retries=5 CMD ["/emulator", "--healthcheck"]

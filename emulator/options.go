@@ -44,6 +44,21 @@ type Options struct {
 	AdvertiseTLSURL string
 	// CAFile, when set, is where the CA certificate is written at start.
 	CAFile string
+	// AllowedHosts are more host names the emulator answers (guard.go):
+	// besides them only IP literals, localhost, *.localhost, TLSHosts and the
+	// host of AdvertiseTLSURL are served; others get 403, so a web page that
+	// rebinds its DNS name to the emulator cannot read or drive it. A name
+	// starting with "." or "*." allows its subdomains; "*" allows any host.
+	AllowedHosts []string
+
+	// ReadTimeout bounds reading a request's body (0: DefaultReadTimeout);
+	// IdleTimeout closes idle keep-alive connections (0: DefaultIdleTimeout).
+	ReadTimeout, IdleTimeout time.Duration
+
+	// RecordSecrets keeps secret values (connection auth parameters, values
+	// marked secret, webhook URL queries) readable in what the emulator shows
+	// and writes, for debugging. Off, they show as a marker.
+	RecordSecrets bool
 
 	// DisableJitter turns off retry jitter (EG-9) so schedules are exact.
 	DisableJitter bool

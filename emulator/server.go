@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +33,7 @@ type Server struct {
 	memory  *engine.MemorySink
 	ca      *authority
 	router  *mux.Router
+	hosts   hostAllowList
 	faces   []face
 	// storageAccounts name the accounts Event Grid's dead letters go to
 	// (GET /_emulator/info); empty means the in-memory default.
@@ -121,6 +121,7 @@ func newServer(opts Options) (*Server, error) {
 	s.ca = ca
 	s.journal = engine.NewJournal(opts.JournalCap)
 	s.engine = engine.New(s.clock, s.journal)
+	s.engine.SetRecordSecrets(opts.RecordSecrets)
 	s.memory = engine.NewMemorySink()
 
 	s.router = mux.NewRouter()
@@ -137,6 +138,8 @@ func newServer(opts Options) (*Server, error) {
 		f.Register(s.router)
 	}
 	s.router.NotFoundHandler = http.HandlerFunc(notFound)
+	s.router.MethodNotAllowedHandler = http.HandlerFunc(methodNotAllowed)
+	s.hosts = newHostAllowList(opts)
 	return s, nil
 }
 
@@ -157,19 +160,34 @@ func (s *Server) listen() error {
 		return fmt.Errorf("listening on %s: %w", tlsAddr, err)
 	}
 	if s.opts.CAFile != "" {
-		if err := os.WriteFile(s.opts.CAFile, s.ca.caPEM, 0o644); err != nil {
+		if err := s.WriteCA(s.opts.CAFile); err != nil {
 			s.httpLn.Close()
 			s.tlsLn.Close()
-			return fmt.Errorf("writing CA certificate: %w", err)
+			return err
 		}
 	}
-	handler := s.Handler()
-	s.httpSrv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
-	s.tlsSrv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-		TLSConfig: &tls.Config{Certificates: []tls.Certificate{s.ca.leaf}, MinVersion: tls.VersionTLS12}}
+	s.httpSrv = s.newHTTPServer()
+	s.tlsSrv = s.newHTTPServer()
+	s.tlsSrv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.ca.leaf}, MinVersion: tls.VersionTLS12}
 	go s.serve(s.httpSrv, s.httpLn)
 	go s.serve(s.tlsSrv, tls.NewListener(s.tlsLn, s.tlsSrv.TLSConfig))
 	return nil
+}
+
+// newHTTPServer applies the listener limits (timeouts.go) to one listener.
+// The body's read timeout is applied per request by Handler.
+func (s *Server) newHTTPServer() *http.Server {
+	idle := s.opts.IdleTimeout
+	if idle == 0 {
+		idle = DefaultIdleTimeout
+	}
+	return &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		IdleTimeout:       idle,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
 }
 
 func (s *Server) serve(srv *http.Server, ln net.Listener) {
@@ -179,8 +197,15 @@ func (s *Server) serve(srv *http.Server, ln net.Listener) {
 }
 
 // Handler returns the emulator's HTTP handler: every cloud API and the
-// inspection API on one router.
-func (s *Server) Handler() http.Handler { return recoverPanics(s.log, s.router) }
+// inspection API on one router, behind the Host allow-list, the content-type
+// rule of mutating inspection calls (guard.go) and the body read timeout.
+func (s *Server) Handler() http.Handler {
+	readTimeout := s.opts.ReadTimeout
+	if readTimeout == 0 {
+		readTimeout = DefaultReadTimeout
+	}
+	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router)))
+}
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000".
 func (s *Server) URL() string { return "http://" + s.httpLn.Addr().String() }
@@ -247,10 +272,29 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 }
 
 func notFound(w http.ResponseWriter, r *http.Request) {
+	if isAWSJSON(r) {
+		unknownAWSOperation(w, r)
+		return
+	}
 	writeJSON(w, http.StatusNotFound, map[string]any{
 		"error": map[string]string{
 			"code":    "NotFound",
 			"message": fmt.Sprintf("No resource matches %s %s on this emulator.", r.Method, r.URL.Path),
+		},
+	})
+}
+
+// methodNotAllowed answers a path served only for other methods; an AWS JSON
+// request gets AWS's shape there too.
+func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	if isAWSJSON(r) {
+		unknownAWSOperation(w, r)
+		return
+	}
+	writeJSON(w, http.StatusMethodNotAllowed, map[string]any{
+		"error": map[string]string{
+			"code":    "MethodNotAllowed",
+			"message": fmt.Sprintf("%s is not supported on %s on this emulator.", r.Method, r.URL.Path),
 		},
 	})
 }

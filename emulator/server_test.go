@@ -40,7 +40,7 @@ func TestResetForgetsResources(t *testing.T) {
 	s := startVirtual(t)
 	topic := "/subscriptions/s/resourceGroups/rg/providers/Microsoft.EventGrid/topics/orders?api-version=2025-02-15"
 	put(t, s.URL()+topic, `{"location":"westus"}`, http.StatusCreated)
-	resp, err := http.Post(s.URL()+"/_emulator/reset", "", nil)
+	resp, err := http.Post(s.URL()+"/_emulator/reset", "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,10 @@
 #      (GRIDBRIDGE_TEST_AZURE_STORAGE, GRIDBRIDGE_TEST_SQS_ENDPOINT);
 #   4. runs go vet, a gofmt check and `go test -race -count=1` on ./... (or on
 #      the packages given);
-#   5. stops every service it started, however it exits.
+#   5. runs each fuzz target briefly (GRIDBRIDGE_FUZZTIME each, default 3s;
+#      0 skips them) so a regression in a parser shows; only on a full run
+#      (no packages given), so targeted runs stay fast;
+#   6. stops every service it started, however it exits.
 # Service logs go to ${GRIDBRIDGE_LOGS:-<repo>/.logs}. Works from any directory;
 # package arguments are relative to the repository root.
 set -euo pipefail
@@ -252,6 +255,7 @@ gofmt_check() {
 # Arguments that name packages (./x/..., ../x, ., or the module path) replace
 # the default ./... for vet, gofmt and test; the others are flags for go test
 # (give a flag's value as -flag=value when it looks like a package).
+full_run=true
 pkgs=()
 test_flags=()
 for arg in "$@"; do
@@ -260,7 +264,30 @@ for arg in "$@"; do
 	*) test_flags+=("$arg") ;;
 	esac
 done
+((${#pkgs[@]})) && full_run=false
 ((${#pkgs[@]})) || pkgs=(./...)
+
+# The Go native fuzz targets (func FuzzX in a _test.go file), each run alone:
+# go test -fuzz takes one target of one package at a time. Their seed corpora
+# also run in the ordinary go test phase.
+fuzz_targets=(
+	"FuzzParse ./compat/eventbridge/pattern"
+	"FuzzCompile ./compat/eventgrid/filter"
+	"FuzzDecodeEventGridSchema ./compat/eventgrid/schema"
+	"FuzzDecodeCloudEventSchema ./compat/eventgrid/schema"
+	"FuzzDecodeCustomInputSchema ./compat/eventgrid/schema"
+	"FuzzParseRequest ./compat/eventgrid/namespaces/internal/cloudevent"
+	"FuzzAWSJSONRequest ./compat/eventbridge"
+	"FuzzInputTransformer ./compat/eventbridge/transform"
+	"FuzzParse ./emulator/topology"
+)
+fuzz_all() {
+	local fuzztime=${GRIDBRIDGE_FUZZTIME:-3s} target pkg
+	for spec in "${fuzz_targets[@]}"; do
+		read -r target pkg <<<"$spec"
+		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
+	done
+}
 
 phase "install test services" install_services
 phase "install compatibility suite" install_compat_suite
@@ -272,3 +299,6 @@ phase "wait for services" wait_services
 phase "go vet" go vet "${pkgs[@]}"
 phase "gofmt check" gofmt_check
 phase "go test -race" go test -race -count=1 "${pkgs[@]}" "${test_flags[@]}"
+if $full_run && [[ ${GRIDBRIDGE_FUZZTIME:-3s} != 0 ]]; then
+	phase "fuzz (${GRIDBRIDGE_FUZZTIME:-3s} per target)" fuzz_all
+fi

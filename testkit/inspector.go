@@ -91,7 +91,8 @@ func (in *Inspector) do(ctx context.Context, method, path string, body, out any)
 	if err != nil {
 		return err
 	}
-	if body != nil {
+	if method != http.MethodGet {
+		// Every mutating inspection call must say JSON, body or not.
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := in.client.Do(req)

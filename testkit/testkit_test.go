@@ -106,6 +106,7 @@ func TestInspectionAPIRejectsBadInput(t *testing.T) {
 		{"GET", "/_emulator/health", ``, 200},
 	} {
 		req, _ := http.NewRequest(c.method, emu.URL()+c.path, strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

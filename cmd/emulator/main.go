@@ -52,6 +52,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var (
 		opts        emulator.Options
 		azure, tlsH listFlag
+		allowedH    listFlag
 		logLevel    string
 		healthcheck bool
 	)
@@ -63,6 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.StringVar(&opts.SQSEndpoint, "sqs-endpoint", "", "SQS-compatible endpoint for SQS targets and dead-letter queues (default: in memory)")
 	fs.IntVar(&opts.JournalCap, "journal-cap", 0, "entries the journal keeps before discarding the oldest (default 100000)")
 	fs.Var(&tlsH, "tls-host", "extra host name or IP for the server certificate (repeatable)")
+	fs.Var(&allowedH, "allowed-host", "another host name the emulator answers, besides IPs, localhost, *.localhost, --tls-host and --advertise-tls-url (repeatable; \".example.test\" adds subdomains, \"*\" any host)")
 	fs.StringVar(&opts.AdvertiseTLSURL, "advertise-tls-url", "", "https base URL written into resources, when clients reach the emulator through another address")
 	fs.StringVar(&opts.CAFile, "ca-file", "", "where to write the CA certificate (default: gridbridge-ca-<port>.pem in the temp directory)")
 	fs.BoolVar(&opts.DisableJitter, "no-jitter", false, "turn off retry jitter so schedules are exact")
@@ -70,6 +72,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.BoolVar(&opts.DisableProbation, "no-probation", false, "turn off Event Grid delayed delivery and probation")
 	fs.DurationVar(&opts.SettleTimeout, "settle", 0, "virtual clock: how long an advance waits for a delivery that gets no answer (default 1s)")
 	fs.StringVar(&opts.Config, "config", "", "topology file (JSON or YAML) of Event Grid topics and subscriptions and EventBridge buses, rules and targets to create at start")
+	fs.DurationVar(&opts.ReadTimeout, "read-timeout", emulator.DefaultReadTimeout, "how long a client may take to send a request body")
+	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", emulator.DefaultIdleTimeout, "how long an idle keep-alive connection stays open")
+	fs.BoolVar(&opts.RecordSecrets, "record-secrets", false, "show secret values (auth parameters, values marked secret, webhook URL queries) in the inspection API, journal and logs, for debugging")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&healthcheck, "healthcheck", false, "probe the running emulator at --addr and exit 0 when healthy (for container health checks)")
 
@@ -82,7 +87,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
-	opts.AzureStorage, opts.TLSHosts = azure, tlsH
+	opts.AzureStorage, opts.TLSHosts, opts.AllowedHosts = azure, tlsH, allowedH
 	if healthcheck {
 		return probe(ctx, opts.Addr)
 	}
@@ -102,8 +107,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if caFile == "" {
 		// The default name carries the port, so two emulators never share it.
 		caFile = filepath.Join(os.TempDir(), "gridbridge-ca-"+portOf(srv.TLSURL())+".pem")
-		if err := os.WriteFile(caFile, srv.CACertPEM(), 0o644); err != nil {
-			return fmt.Errorf("writing CA certificate: %w", err)
+		if err := srv.WriteCA(caFile); err != nil {
+			return err
 		}
 	}
 	fmt.Fprintf(stdout, "gridbridge: http   %s\n", srv.URL())

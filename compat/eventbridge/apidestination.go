@@ -79,8 +79,8 @@ func (s *Service) resolveAPIDestination(arn string) (targets.Endpoint, error) {
 	if conn.state == connDeauthorized || conn.state == connDeauthorizing {
 		return targets.Endpoint{}, fmt.Errorf("connection %s is deauthorized: %w", conn.name, targets.ErrAPIDestinationNotFound)
 	}
-	header, query, body := conn.requestParts()
-	ep := targets.Endpoint{Method: d.method, URL: d.endpoint, Header: header, Query: query, Body: body}
+	header, query, body, secrets := conn.requestParts()
+	ep := targets.Endpoint{Method: d.method, URL: d.endpoint, Header: header, Query: query, Body: body, Secrets: secrets}
 	if conn.authType == authOAuth {
 		ep.Token = s.tokenSource(t, conn)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
+	"github.com/gridbridge/gridbridge/emulator/engine/redact"
 )
 
 // Connection authorization types and states.
@@ -115,36 +116,50 @@ func publicParams(p *connectionHttpParameters) *connectionHttpParameters {
 }
 
 // requestParts are the headers, query and body parameters the connection
-// adds to every invocation, with its Basic or API key credentials.
-func (c *connection) requestParts() (http.Header, url.Values, map[string]string) {
-	h, q, body := http.Header{}, url.Values{}, map[string]string{}
+// adds to every invocation, with its Basic or API key credentials, and
+// which of them are secret: the credentials and parameters marked
+// IsValueSecret, which the journal and DLQ messages show redacted.
+func (c *connection) requestParts() (http.Header, url.Values, map[string]string, *redact.Secrets) {
+	h, q, body, secrets := http.Header{}, url.Values{}, map[string]string{}, &redact.Secrets{}
 	a := c.auth
 	if a == nil {
-		return h, q, body
+		return h, q, body, secrets
 	}
 	if p := a.InvocationHttpParameters; p != nil {
 		for _, kv := range p.HeaderParameters {
 			h.Set(deref(kv.Key), deref(kv.Value))
+			if kv.IsValueSecret {
+				secrets.Header(deref(kv.Key), deref(kv.Value))
+			}
 		}
 		for _, kv := range p.QueryStringParameters {
 			q.Add(deref(kv.Key), deref(kv.Value))
+			if kv.IsValueSecret {
+				secrets.Query(deref(kv.Key), deref(kv.Value))
+			}
 		}
 		for _, kv := range p.BodyParameters {
 			body[deref(kv.Key)] = deref(kv.Value)
+			if kv.IsValueSecret {
+				secrets.Body(deref(kv.Key), deref(kv.Value))
+			}
 		}
 	}
 	switch c.authType {
 	case authBasic:
 		if b := a.BasicAuthParameters; b != nil {
 			creds := deref(b.Username) + ":" + deref(b.Password)
-			h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(creds)))
+			encoded := "Basic " + base64.StdEncoding.EncodeToString([]byte(creds))
+			h.Set("Authorization", encoded)
+			secrets.Header("Authorization", encoded)
 		}
 	case authAPIKey:
 		if k := a.ApiKeyAuthParameters; k != nil {
 			h.Set(deref(k.ApiKeyName), deref(k.ApiKeyValue))
+			secrets.Header(deref(k.ApiKeyName), deref(k.ApiKeyValue))
 		}
 	}
-	return h, q, body
+	return h, q, body, secrets
 }
 
 // oauthClient returns the client-credentials request of an OAuth connection.

@@ -53,7 +53,7 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 		}
 		dest = targets.Invoke{
 			Arn: tg.arn(), Client: s.http, Resolve: s.resolveAPIDestination, Params: params,
-			Envelope: envelopeOf, Hints: hints,
+			Envelope: envelopeOf, Hints: hints, RecordSecrets: s.engine.RecordSecrets(),
 		}
 		timeout = apiDestinationTimeout
 	case targets.EventBus:

@@ -272,14 +272,14 @@ func TestRetryPolicyHookSeesSubscription(t *testing.T) {
 		Destination: webhook(hook.URL()),
 		RetryPolicy: &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](7), EventTimeToLiveInMinutes: to.Ptr[int32](90)},
 		DeadLetterDestination: &armeventgrid.StorageBlobDeadLetterDestination{EndpointType: to.Ptr(armeventgrid.DeadLetterEndPointTypeStorageBlob),
-			Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{ResourceID: to.Ptr("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct"), BlobContainerName: to.Ptr("dl")}},
+			Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{ResourceID: to.Ptr("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct"), BlobContainerName: to.Ptr("dls")}},
 	})
 	if len(seen) != 1 {
 		t.Fatalf("hook called %d times", len(seen))
 	}
 	v := seen[0]
 	if v.Name != "viewed" || v.TopicName != "orders" || v.EndpointURL != hook.URL() || v.MaxDeliveryAttempts != 7 ||
-		v.EventTimeToLive != 90*time.Minute || v.DeadLetter == nil || v.DeadLetter.BlobContainerName != "dl" || v.DeliverySchema != "EventGridSchema" {
+		v.EventTimeToLive != 90*time.Minute || v.DeadLetter == nil || v.DeadLetter.BlobContainerName != "dls" || v.DeliverySchema != "EventGridSchema" {
 		t.Fatalf("view %+v", v)
 	}
 }

@@ -120,8 +120,8 @@ func blobDeadLetters(v SubscriptionView, sink engine.Sink) *engine.DeadLetterPol
 	dest, err := deadletter.ParseDestination(v.DeadLetter.ResourceID, v.DeadLetter.BlobContainerName)
 	if err != nil {
 		// ARM validated the destination at create; an unusable one drops
-		// give-ups with their reason rather than losing them silently.
-		return nil
+		// give-ups with a reason naming it rather than losing them silently.
+		return deadletter.UnusablePolicy(sink, err)
 	}
 	b := deadletter.NewBuilder(v.Name, dest)
 	b.DeliverySchema = v.DeliverySchema

@@ -20,7 +20,7 @@ func TestDestinationsWithResourceIdentity(t *testing.T) {
 		DeliveryWithResourceIdentity: &armeventgrid.DeliveryWithResourceIdentity{Identity: identity, Destination: webhook(hook.URL() + "?k=v")},
 		DeadLetterWithResourceIdentity: &armeventgrid.DeadLetterWithResourceIdentity{Identity: identity,
 			DeadLetterDestination: &armeventgrid.StorageBlobDeadLetterDestination{EndpointType: to.Ptr(armeventgrid.DeadLetterEndPointTypeStorageBlob),
-				Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{ResourceID: to.Ptr("/acct"), BlobContainerName: to.Ptr("c")}}},
+				Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{ResourceID: to.Ptr("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct"), BlobContainerName: to.Ptr("ccc")}}},
 	})
 	got, err := h.topicSubs().Get(ctx(t), resourceGroup, "orders", "managed", nil)
 	if err != nil {
@@ -32,7 +32,7 @@ func TestDestinationsWithResourceIdentity(t *testing.T) {
 		*p.DeliveryWithResourceIdentity.Identity.Type != armeventgrid.EventSubscriptionIdentityTypeSystemAssigned {
 		t.Fatalf("deliveryWithResourceIdentity %#v", p.DeliveryWithResourceIdentity)
 	}
-	if dl, ok := p.DeadLetterWithResourceIdentity.DeadLetterDestination.(*armeventgrid.StorageBlobDeadLetterDestination); !ok || *dl.Properties.BlobContainerName != "c" {
+	if dl, ok := p.DeadLetterWithResourceIdentity.DeadLetterDestination.(*armeventgrid.StorageBlobDeadLetterDestination); !ok || *dl.Properties.BlobContainerName != "ccc" {
 		t.Fatalf("deadLetterWithResourceIdentity %#v", p.DeadLetterWithResourceIdentity)
 	}
 	full, err := h.topicSubs().GetFullURL(ctx(t), resourceGroup, "orders", "managed", nil)

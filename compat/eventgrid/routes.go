@@ -57,7 +57,7 @@ func (s *Service) destination(view SubscriptionView, d *resource.Destination) en
 		if a.Type == "Dynamic" {
 			attrs = append(attrs, webhook.Attribute{Name: a.Name, SourceField: a.SourceField})
 		} else {
-			attrs = append(attrs, webhook.Attribute{Name: a.Name, Value: a.Value})
+			attrs = append(attrs, webhook.Attribute{Name: a.Name, Value: a.Value, Secret: a.IsSecret})
 		}
 	}
 	return &webhook.Destination{
@@ -67,6 +67,7 @@ func (s *Service) destination(view SubscriptionView, d *resource.Destination) en
 		Schema:           view.DeliverySchema,
 		Batched:          view.MaxEventsPerBatch > 1 && view.DeliverySchema == egevent.CloudEventSchemaV10,
 		Attributes:       attrs,
+		RecordSecrets:    s.cfg.Engine.RecordSecrets(),
 	}
 }
 

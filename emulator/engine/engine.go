@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,6 +17,9 @@ type Engine struct {
 	clock   Clock
 	journal *Journal
 	faults  *Faults
+	// recordSecrets keeps secret values readable in recorded requests
+	// (secrets.go).
+	recordSecrets atomic.Bool
 
 	mu     sync.Mutex
 	routes map[string]*routeState

@@ -37,6 +37,7 @@ func startEmulator(t *testing.T) http.Handler {
 func call(t *testing.T, h http.Handler, method, path, target, body string) (int, map[string]any) {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Host = "localhost" // httptest's example.com is not an allowed host
 	if target != "" {
 		req.Header.Set("X-Amz-Target", target)
 		req.Header.Set("Content-Type", "application/x-amz-json-1.1")

@@ -79,10 +79,20 @@ type Process struct {
 // line, and kills it when the test ends.
 func Start(t testing.TB, args ...string) *Process {
 	t.Helper()
+	return StartWithEnv(t, nil, args...)
+}
+
+// StartWithEnv is Start with more environment variables ("NAME=value")
+// added to the test process's own.
+func StartWithEnv(t testing.TB, env []string, args ...string) *Process {
+	t.Helper()
 	bin := Path(t)
 	args = append([]string{"--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0",
 		"--ca-file", filepath.Join(t.TempDir(), "ca.pem")}, args...)
 	cmd := exec.Command(bin, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stderr = io.Discard
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -148,6 +148,10 @@ func emulatorCustomizers(o options, nw *testcontainers.DockerNetwork, host strin
 	all := map[string]string{
 		"GRIDBRIDGE_ADVERTISE_TLS_URL": advertisedTLSURL(host, tlsHostPort),
 		"GRIDBRIDGE_TLS_HOST":          tlsHosts(host),
+		// The emulator answers only hosts it knows (DNS-rebinding guard):
+		// its network alias and the Docker host (tlsHosts) are the names
+		// tests and sidecars use.
+		"GRIDBRIDGE_ALLOWED_HOST": tlsHosts(host),
 	}
 	if o.topology != "" {
 		all["GRIDBRIDGE_CONFIG"] = topologyTarget(o.topology)

@@ -50,6 +50,9 @@ func TestEmulatorRequestAdvertisesTheFixedTLSPort(t *testing.T) {
 	if got := req.Env["GRIDBRIDGE_TLS_HOST"]; got != EmulatorAlias {
 		t.Errorf("TLS hosts %q, want the network alias only (localhost is always in the certificate)", got)
 	}
+	if got := req.Env["GRIDBRIDGE_ALLOWED_HOST"]; got != EmulatorAlias {
+		t.Errorf("allowed hosts %q, want the network alias, so sidecars reach the emulator by name", got)
+	}
 	if strings.Join(req.ExposedPorts, " ") != HTTPPort+" "+TLSPort {
 		t.Errorf("exposed ports %v", req.ExposedPorts)
 	}
@@ -88,6 +91,7 @@ func TestEmulatorRequestCarriesOptionsAndCallerWins(t *testing.T) {
 	want := map[string]string{
 		"GRIDBRIDGE_ADVERTISE_TLS_URL": "https://10.1.2.3:4443",
 		"GRIDBRIDGE_TLS_HOST":          "mine",
+		"GRIDBRIDGE_ALLOWED_HOST":      EmulatorAlias + " 10.1.2.3",
 		"GRIDBRIDGE_CONFIG":            "/config/topology.json",
 		"GRIDBRIDGE_CLOCK":             "virtual",
 		"GRIDBRIDGE_NO_JITTER":         "true",

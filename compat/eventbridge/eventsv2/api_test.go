@@ -325,3 +325,29 @@ func TestEB_D1_OtherTargetsOnSlashUntouched(t *testing.T) {
 		}
 	}
 }
+
+// TestEB_D1_GroupAndDeduplicationIdCharacters: the ids a FIFO queue
+// receives follow SQS's character rule; a CR LF, NUL or space is refused
+// per entry, not accepted and failed at delivery.
+func TestEB_D1_GroupAndDeduplicationIdCharacters(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, harnessOptions{})
+	bus := h.createBus("orders")
+	entry := func(field, v string) m {
+		return m{"EventBusArn": bus, "Source": "s", "DetailType": "d", "Detail": `{}`, field: v}
+	}
+	var out putEventsOutput
+	h.mustCall("PutEvents", m{"Entries": []m{
+		entry("DeduplicationId", "a\r\nb"), entry("EventGroupId", "g\x00"), entry("EventGroupId", "two words"),
+		entry("DeduplicationId", "é"), entry("EventGroupId", `ok!"#$%&'()*+,-./:;<=>?@[\]^_{|}~`), entry("DeduplicationId", "Order-1"),
+	}}, &out)
+	want := []string{"InvalidArgument", "InvalidArgument", "InvalidArgument", "InvalidArgument", "", ""}
+	for i, w := range want {
+		if i >= len(out.Entries) || out.Entries[i].ErrorCode != w {
+			t.Fatalf("entries = %+v, want codes %q", out.Entries, want)
+		}
+	}
+	if !strings.Contains(out.Entries[0].ErrorMessage, "DeduplicationId") || !strings.Contains(out.Entries[1].ErrorMessage, "EventGroupId") {
+		t.Fatalf("messages do not name the field: %+v", out.Entries)
+	}
+}

@@ -78,6 +78,10 @@ func (s *Service) putEntryLocked(sc scope, e *putEventsEntry, now time.Time, out
 		return fail(entryInvalidArgument, "Parameter EventGroupId is not valid. Reason: it must be 1 to %d characters long.", maxGroupOrDedupID)
 	case e.DeduplicationId != nil && (len(*e.DeduplicationId) < 1 || len(*e.DeduplicationId) > maxGroupOrDedupID):
 		return fail(entryInvalidArgument, "Parameter DeduplicationId is not valid. Reason: it must be 1 to %d characters long.", maxGroupOrDedupID)
+	case e.EventGroupId != nil && !sqsIDChars(*e.EventGroupId):
+		return fail(entryInvalidArgument, "Parameter EventGroupId is not valid. Reason: %s", sqsIDCharsRule)
+	case e.DeduplicationId != nil && !sqsIDChars(*e.DeduplicationId):
+		return fail(entryInvalidArgument, "Parameter DeduplicationId is not valid. Reason: %s", sqsIDCharsRule)
 	}
 	detail := bytes.TrimSpace([]byte(*e.Detail))
 	if len(detail) == 0 || detail[0] != '{' || !json.Valid(detail) {
@@ -209,4 +213,19 @@ func entriesSize(entries []putEventsEntry) int {
 		}
 	}
 	return n
+}
+
+// sqsIDCharsRule is SQS's rule for MessageGroupId and MessageDeduplicationId,
+// which a subscriber's FIFO queue receives these ids as: a CR, LF, NUL or
+// space would otherwise be accepted here and refused at delivery.
+const sqsIDCharsRule = "it can contain only alphanumeric characters (a-z, A-Z, 0-9) and punctuation (!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~)."
+
+// sqsIDChars reports whether id holds only printable ASCII without spaces.
+func sqsIDChars(id string) bool {
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }

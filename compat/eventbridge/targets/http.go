@@ -14,9 +14,12 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/emulator/engine/redact"
 )
 
 // ErrAPIDestinationNotFound is what a Resolve function returns when the API
@@ -38,6 +41,9 @@ type Endpoint struct {
 	// Token, for OAuth connections, returns the bearer token; refresh asks
 	// for a new one after the endpoint refused the old one.
 	Token func(ctx context.Context, refresh bool) (string, error)
+	// Secrets marks the connection's credentials and IsValueSecret
+	// parameters, redacted in what the attempt records; nil: none.
+	Secrets *redact.Secrets
 }
 
 // HTTPParameters is a target's HttpParameters. Header and query values that
@@ -57,19 +63,40 @@ type Invoke struct {
 	// Envelope returns an item's original event, for JSONPath parameters.
 	Envelope func(*engine.Item) []byte
 	Hints    *Hints
+	// RecordSecrets keeps secret values readable in the journal and DLQ
+	// messages (--record-secrets); off, they are redacted.
+	RecordSecrets bool
 }
 
 // responseLimit caps how much of a response body is read: EventBridge only
 // looks at the status.
 const responseLimit = 1 << 20
 
-// Deliver implements engine.Destination.
+// Deliver implements engine.Destination. What the attempt records (the
+// request, its message, and so the DLQ message's ERROR_MESSAGE) shows the
+// connection's secrets and the OAuth token as redact.Marker.
 func (d Invoke) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
-	it := a.Batch.Items[0]
 	ep, err := d.Resolve(d.Arn)
 	if err != nil {
 		return d.fail(a.Batch, retry.CodeNoResource, err.Error(), false, nil)
 	}
+	secrets := ep.Secrets
+	if secrets == nil {
+		secrets = &redact.Secrets{}
+	}
+	secrets.Keep = d.RecordSecrets
+	o := d.deliver(ctx, a, ep, secrets)
+	sent := ""
+	if o.Request != nil {
+		sent = o.Request.URL
+	}
+	o.Request = secrets.Request(o.Request)
+	o.Message = secrets.Text(o.Message, sent)
+	return o
+}
+
+func (d Invoke) deliver(ctx context.Context, a *engine.Attempt, ep Endpoint, secrets *redact.Secrets) engine.Outcome {
+	it := a.Batch.Items[0]
 	req, rec, err := d.request(ctx, ep, it)
 	if err != nil {
 		return d.fail(a.Batch, retry.CodeInvalidParameter, err.Error(), false, rec)
@@ -80,6 +107,7 @@ func (d Invoke) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
 			return d.fail(a.Batch, retry.CodeConnectionFailure, "Failed to obtain an OAuth token: "+err.Error(), true, rec)
 		}
 		req.Header.Set("Authorization", "Bearer "+token)
+		secrets.Header("Authorization", "Bearer "+token)
 		rec.Header = req.Header.Clone()
 	}
 	client := d.Client
@@ -98,6 +126,8 @@ func (d Invoke) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
 		return o
 	}
 	o.Name = retry.CodeForStatus(resp.StatusCode)
+	// URL.Redacted hides only a password: the secret query values are
+	// redacted with the rest of the message by Deliver.
 	o.Message = fmt.Sprintf("Unable to invoke ApiDestination endpoint: The endpoint %s responded with HTTP status %d.", req.URL.Redacted(), resp.StatusCode)
 	// EventBridge retries only 429 and 5xx from an API destination; an OAuth
 	// endpoint's 401 or 407 is retried with a fresh token.
@@ -151,10 +181,18 @@ func (d Invoke) request(ctx context.Context, ep Endpoint, it *engine.Item) (*htt
 			req.Header.Add(k, v)
 		}
 	}
+	rec := &engine.RecordedRequest{Method: req.Method, URL: u.String(), Body: body}
 	for k, v := range d.Params.HeaderParameters {
-		req.Header.Set(k, resolveParam(v, envelope))
+		value := resolveParam(v, envelope)
+		if !httpguts.ValidHeaderFieldValue(value) {
+			// No HTTP request can carry it: a permanent failure of this
+			// event (InvalidParameter is not retried), not a day of retries.
+			rec.Header = req.Header.Clone()
+			return nil, rec, fmt.Errorf("HttpParameters.HeaderParameters %q (%s): the value cannot be sent as an HTTP header (it holds CR, LF, NUL or another control character)", k, v)
+		}
+		req.Header.Set(k, value)
 	}
-	rec := &engine.RecordedRequest{Method: req.Method, URL: u.String(), Header: req.Header.Clone(), Body: body}
+	rec.Header = req.Header.Clone()
 	return req, rec, nil
 }
 

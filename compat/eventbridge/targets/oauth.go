@@ -3,12 +3,15 @@ package targets
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/gridbridge/gridbridge/emulator/engine/redact"
 )
 
 // OAuthClient is an OAUTH_CLIENT_CREDENTIALS connection's authorization
@@ -66,7 +69,14 @@ func FetchToken(ctx context.Context, client *http.Client, c OAuthClient) (token 
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", 0, err
+		// net/http quotes the whole URL, and the query carries the
+		// connection's OAuth parameters, which may be secret: the error
+		// (shown as a connection's StateReason and in DLQ messages) names
+		// the URL with its query values redacted.
+		secrets := &redact.Secrets{}
+		secrets.AllQuery(u.String())
+		secrets.Body("client_secret", c.ClientSecret)
+		return "", 0, errors.New(secrets.Text(err.Error(), u.String()))
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, responseLimit))

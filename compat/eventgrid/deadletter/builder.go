@@ -113,3 +113,15 @@ func batchSize(batch *engine.Batch) int {
 	}
 	return n
 }
+
+// UnusablePolicy is the dead-letter policy of a subscription whose
+// destination cannot be used (err says why, naming it; ARM refuses such a
+// destination at create, so only an older or hand-made one gets here). A
+// given-up batch is dropped at once with that reason, never as "no
+// dead-letter destination".
+func UnusablePolicy(sink engine.Sink, err error) *engine.DeadLetterPolicy {
+	return &engine.DeadLetterPolicy{Sink: sink, RetryAfter: RetryAfter,
+		Build: func(*engine.Batch, string, time.Time) ([]engine.DeadLetter, error) {
+			return nil, fmt.Errorf("the dead-letter destination cannot be used: %w", err)
+		}}
+}

@@ -166,7 +166,7 @@ func TestTopicAndSubscriptionResourcesEchoWhatTheSDKReads(t *testing.T) {
 		t.Fatalf("topic update: %v", err)
 	}
 
-	props := queueProps(120, 5, "P1D", blobDeadLetter("acct", "dl"))
+	props := queueProps(120, 5, "P1D", blobDeadLetter("acct", "dls"))
 	props.FiltersConfiguration = &armeventgrid.FiltersConfiguration{
 		IncludedEventTypes: []*string{to.Ptr("order.created")},
 		Filters: []armeventgrid.FilterClassification{
@@ -181,7 +181,7 @@ func TestTopicAndSubscriptionResourcesEchoWhatTheSDKReads(t *testing.T) {
 		t.Fatalf("queue %+v", q)
 	}
 	dl, ok := q.DeadLetterDestinationWithResourceIdentity.DeadLetterDestination.(*armeventgrid.StorageBlobDeadLetterDestination)
-	if !ok || *dl.Properties.BlobContainerName != "dl" {
+	if !ok || *dl.Properties.BlobContainerName != "dls" {
 		t.Fatalf("dead letter %#v", q.DeadLetterDestinationWithResourceIdentity.DeadLetterDestination)
 	}
 	filters := sub.Properties.FiltersConfiguration.Filters

@@ -129,8 +129,9 @@ func (s *Service) pushRoute(es *subscriptionState, rt *subscriptionRuntime) *eng
 	hook := rt.settings.Webhook
 	return &engine.Route{
 		ID: es.route, Labels: es.labels,
-		Destination: &push.Webhook{Client: s.httpClient(), URL: hook.URL, Batched: hook.Batched, Attributes: hook.Attributes},
-		Retry:       push.Policy{MaxDeliveryCount: rt.settings.MaxDeliveryCount, TimeToLive: rt.timeToLive()},
+		Destination: &push.Webhook{Client: s.httpClient(), URL: hook.URL, Batched: hook.Batched, Attributes: hook.Attributes,
+			RecordSecrets: s.cfg.Engine.RecordSecrets()},
+		Retry: push.Policy{MaxDeliveryCount: rt.settings.MaxDeliveryCount, TimeToLive: rt.timeToLive()},
 		DeadLetter: &engine.DeadLetterPolicy{
 			Sink: s.cfg.DeadLetterSink,
 			Build: func(b *engine.Batch, reason string, now time.Time) ([]engine.DeadLetter, error) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 )
 
 // DeadLetterDestination is a subscription's dead-letter destination: a blob
@@ -48,6 +49,11 @@ func decodeDeadLetter(field string, raw json.RawMessage) (*DeadLetterDestination
 	}
 	if d.ResourceID == "" || d.BlobContainerName == "" {
 		return nil, arm.BadRequest("%s needs properties.resourceId (the storage account) and properties.blobContainerName.", field)
+	}
+	// Refused here, at create or update, as ARM does: a destination that
+	// cannot be written to would otherwise lose every dead letter later.
+	if _, err := deadletter.ParseDestination(d.ResourceID, d.BlobContainerName); err != nil {
+		return nil, arm.BadRequest("%s is invalid: %s.", field, err)
 	}
 	return d, nil
 }

@@ -44,7 +44,7 @@ func TestSubscriptionCasingMaskingEcho(t *testing.T) {
 	body := `{"properties":{"destination":{"endpointType":"webhook","properties":{"endpointUrl":"https://h/p?code=x",
 		"deliveryAttributeMappings":[{"name":"X-S","type":"static","properties":{"value":"v","isSecret":true}}],"futureProp":7}},
 		"eventDeliverySchema":"cloudeventschemav1_0",
-		"deadLetterDestination":{"endpointType":"storageblob","properties":{"resourceId":"/acct","blobContainerName":"c"}},
+		"deadLetterDestination":{"endpointType":"storageblob","properties":{"resourceId":"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct","blobContainerName":"ccc"}},
 		"labels":["l1"],"filter":{"isSubjectCaseSensitive":false,"advancedFilters":[{"operatorType":"NumberIn","key":"data.k","values":[1]}]}}}`
 	sub, err := SubscriptionFromPut("s1", testTopic(InputEventGrid).ID, []byte(body), nil, now)
 	if err != nil {

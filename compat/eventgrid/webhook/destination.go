@@ -9,8 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/emulator/engine/redact"
 )
 
 // Attribute is a custom delivery property sent as a header (EG-26): a
@@ -20,6 +23,9 @@ type Attribute struct {
 	Name        string
 	Value       string
 	SourceField string
+	// Secret marks a static value isSecret: the journal shows it as
+	// redact.Marker unless RecordSecrets.
+	Secret bool
 }
 
 // Destination is one event subscription's webhook, an engine.Destination.
@@ -34,6 +40,9 @@ type Destination struct {
 	// are then an array (application/cloudevents-batch+json).
 	Batched    bool
 	Attributes []Attribute
+	// RecordSecrets keeps the URL's query and secret header values
+	// readable in the journal (--record-secrets); off, they are redacted.
+	RecordSecrets bool
 }
 
 // Deliver posts the batch and names the outcome (EG-4, EG-24). It honours
@@ -41,12 +50,26 @@ type Destination struct {
 // (EG-5).
 func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
 	body, contentType := d.body(a.Batch.Items)
+	secrets := d.secrets()
 	rec := &engine.RecordedRequest{Method: http.MethodPost, URL: d.URL, Body: body}
+	// What the journal, dead letters and messages show: the URL's query and
+	// secret header values redacted; the endpoint gets them as they are.
+	recorded := func(o engine.Outcome) engine.Outcome {
+		o.Request = secrets.Request(rec)
+		o.Destination = secrets.URL(d.URL)
+		o.Message = secrets.Text(o.Message, d.URL)
+		return o
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
 	if err != nil {
-		return engine.Outcome{Name: OutcomeResolutionError, Message: "the endpoint URL is not usable: " + err.Error(), Request: rec, Destination: d.URL}
+		return recorded(engine.Outcome{Name: OutcomeResolutionError, Message: "the endpoint URL is not usable: " + err.Error()})
 	}
-	d.setHeaders(req.Header, a, contentType)
+	if err := d.setHeaders(req.Header, a, contentType); err != nil {
+		// A value no HTTP request can carry fails this attempt for good
+		// (BadRequest is never retried, EG-6): dead-lettered or dropped.
+		rec.Header = req.Header.Clone()
+		return recorded(engine.Outcome{Name: OutcomeBadRequest, Message: err.Error()})
+	}
 	rec.Header = req.Header.Clone()
 	resp, err := d.Client.Do(req)
 	if err != nil {
@@ -55,16 +78,28 @@ func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Out
 		if name == OutcomeTimedOut {
 			msg = "the endpoint did not answer within the response timeout"
 		}
-		return engine.Outcome{Name: name, Message: msg, Request: rec, Destination: d.URL}
+		return recorded(engine.Outcome{Name: name, Message: msg})
 	}
 	answer := readLimited(resp.Body)
 	resp.Body.Close()
-	o := engine.Outcome{
+	return recorded(engine.Outcome{
 		OK: Succeeded(resp.StatusCode), Name: OutcomeForStatus(resp.StatusCode), Status: resp.StatusCode,
-		Request: rec, Destination: d.URL,
 		Message: strings.TrimSpace(fmt.Sprintf("HTTP %s %s", resp.Status, snippet(answer))),
+	})
+}
+
+// secrets lists what Event Grid keeps secret in a delivery: the endpoint
+// URL's query (ARM shows only endpointBaseUrl) and static delivery
+// properties marked isSecret.
+func (d *Destination) secrets() *redact.Secrets {
+	s := &redact.Secrets{Keep: d.RecordSecrets}
+	s.AllQuery(d.URL)
+	for _, attr := range d.Attributes {
+		if attr.Secret && attr.SourceField == "" {
+			s.Header(attr.Name, attr.Value)
+		}
 	}
-	return o
+	return s
 }
 
 // body builds the request body. Event Grid and custom schemas always send
@@ -91,9 +126,12 @@ func (d *Destination) body(items []*engine.Item) ([]byte, string) {
 // setHeaders writes the service's delivery headers (reference §3.1).
 // Names go out in Go's canonical form (Aeg-Event-Type); header names are
 // case-insensitive, and the journal then shows exactly what was sent.
-func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType string) {
+func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType string) error {
 	for _, attr := range d.Attributes {
 		if v, ok := d.attributeValue(attr, a.Batch.Items); ok {
+			if !httpguts.ValidHeaderFieldValue(v) {
+				return invalidHeaderValue(attr)
+			}
 			h.Set(attr.Name, v)
 		}
 	}
@@ -105,6 +143,15 @@ func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType s
 	if ev := firstEvent(a.Batch.Items); ev != nil && ev.Schema != egevent.CloudEventSchemaV10 {
 		h.Set("aeg-data-version", ev.DataVersion)
 	}
+	return nil
+}
+
+// invalidHeaderValue names the mapping whose value cannot be sent.
+func invalidHeaderValue(attr Attribute) error {
+	if attr.SourceField != "" {
+		return fmt.Errorf("delivery attribute mapping %q (Dynamic, sourceField %q): the event's value cannot be sent as an HTTP header (it holds CR, LF, NUL or another control character)", attr.Name, attr.SourceField)
+	}
+	return fmt.Errorf("delivery attribute mapping %q (Static): the value cannot be sent as an HTTP header (it holds CR, LF, NUL or another control character)", attr.Name)
 }
 
 func firstEvent(items []*engine.Item) *egevent.Event {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 )
 
 // DeadLetterWithResourceIdentity is deadLetterDestinationWithResourceIdentity
@@ -108,6 +109,11 @@ func (d *DeadLetterWithResourceIdentity) validate() (*DeadLetterTarget, *arm.Err
 	account, ok := storageAccountName(dest.Properties.ResourceID)
 	if !ok {
 		return nil, arm.BadRequest("The dead-letter resourceId '%s' is not a storage account id of the form /subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.Storage/storageAccounts/{name}.", dest.Properties.ResourceID)
+	}
+	// The same rules as a topic's event subscription: refused at create or
+	// update, never accepted and then silently unusable.
+	if _, err := deadletter.ParseDestination(dest.Properties.ResourceID, dest.Properties.BlobContainerName); err != nil {
+		return nil, arm.BadRequest("The dead-letter destination is invalid: %s.", err)
 	}
 	t := &DeadLetterTarget{Account: account, Container: dest.Properties.BlobContainerName, RetryPeriodDays: 2}
 	if p := d.DeliveryRetryPeriodInDays; p != nil {

@@ -14,8 +14,8 @@ const sdkQueueBody = `{"properties":{
   "deliveryConfiguration":{"deliveryMode":"Queue","queue":{
      "deadLetterDestinationWithResourceIdentity":{
         "deadLetterDestination":{"endpointType":"StorageBlob","properties":{
-            "blobContainerName":"dl",
-            "resourceId":"/subscriptions/x/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/sa"}},
+            "blobContainerName":"dls",
+            "resourceId":"/subscriptions/x/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/sa1"}},
         "identity":{"type":"SystemAssigned"}},
      "eventTimeToLive":"P1D","maxDeliveryCount":5,"receiveLockDurationInSeconds":60}},
   "eventDeliverySchema":"CloudEventSchemaV1_0",
@@ -33,7 +33,7 @@ func TestQueueSubscriptionFromTheSDKRequest(t *testing.T) {
 	if set.Push || set.LockDuration != time.Minute || set.MaxDeliveryCount != 5 || set.TimeToLive != 24*time.Hour {
 		t.Fatalf("settings %+v", set)
 	}
-	if dl := set.DeadLetter; dl == nil || dl.Account != "sa" || dl.Container != "dl" || dl.RetryPeriodDays != 2 {
+	if dl := set.DeadLetter; dl == nil || dl.Account != "sa1" || dl.Container != "dls" || dl.RetryPeriodDays != 2 {
 		t.Fatalf("dead letter %+v", set.DeadLetter)
 	}
 	out, _ := json.Marshal(sub)
@@ -74,7 +74,7 @@ func TestOutOfRangeSettingsAreBadRequests(t *testing.T) {
 	}
 	dl := func(extra string) string {
 		return queue(`"deadLetterDestinationWithResourceIdentity":{"deadLetterDestination":{"endpointType":"StorageBlob",
-		  "properties":{"blobContainerName":"c","resourceId":"/subscriptions/0/resourceGroups/g/providers/Microsoft.Storage/storageAccounts/a"}}` + extra + `}`)
+		  "properties":{"blobContainerName":"ccc","resourceId":"/subscriptions/0/resourceGroups/g/providers/Microsoft.Storage/storageAccounts/acct"}}` + extra + `}`)
 	}
 	cases := map[string]string{
 		"lock 59":            queue(`"receiveLockDurationInSeconds":59`),

@@ -1,6 +1,7 @@
 package push
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/cloudevent"
@@ -58,4 +59,13 @@ func CustomDeliveryProperties(attrs []Attribute, ev *cloudevent.Event) map[strin
 		}
 	}
 	return out
+}
+
+// invalidValue says which mapping produced a value that cannot be sent as
+// an HTTP header.
+func (a Attribute) invalidValue() error {
+	if a.Static {
+		return fmt.Errorf("delivery attribute mapping %q (Static): the value cannot be sent as an HTTP header (it holds CR, LF, NUL or another control character)", a.Name)
+	}
+	return fmt.Errorf("delivery attribute mapping %q (Dynamic, sourceField %q): the event's value cannot be sent as an HTTP header (it holds CR, LF, NUL or another control character)", a.Name, a.SourceField)
 }

@@ -70,7 +70,9 @@ func (p Policy) expiry(b *engine.Batch) time.Time {
 // dead letter at minute 20).
 func (p Policy) AfterFailure(b *engine.Batch, o engine.Outcome, now time.Time) engine.Decision {
 	switch {
-	case neverRetried(o.Status):
+	case neverRetried(o.Status), o.Status == 0 && o.Name == OutcomeBadRequest:
+		// A BadRequest without an answer is a request GridBridge could not
+		// send at all (a header value with CR or LF): no retry can help.
 		return engine.Decision{Action: engine.GiveUpDeadLetter, Reason: deadletter.ReasonClientError}
 	case b.Attempts >= p.MaxDeliveryCount:
 		return engine.Decision{Action: engine.GiveUpDeadLetter, Reason: deadletter.ReasonMaxDeliveryAttempts}

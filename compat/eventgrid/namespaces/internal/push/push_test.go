@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -136,5 +137,62 @@ func TestUnreachableEndpointIsASocketError(t *testing.T) {
 	o := w.Deliver(t.Context(), &engine.Attempt{Batch: &engine.Batch{Items: []*engine.Item{NewItem(ev, start)}}})
 	if o.OK || o.Name != OutcomeSocketError {
 		t.Fatalf("outcome %+v", o)
+	}
+}
+
+// The journal's record of a push delivery shows the URL's query and secret
+// static attributes redacted; the endpoint gets them, and an error text
+// quoting the URL is redacted too.
+func TestRecordedDeliveryRedactsSecrets(t *testing.T) {
+	t.Parallel()
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Store(r.URL.RawQuery + "|" + r.Header.Get("X-Secret"))
+	}))
+	defer srv.Close()
+	ev := &cloudevent.Event{ID: "e1", JSON: []byte(`{}`)}
+	attrs := []Attribute{{Name: "X-Secret", Static: true, Value: "HIDDEN-STATIC", Secret: true}, {Name: "X-Plain", Static: true, Value: "p"}}
+	w := &Webhook{Client: srv.Client(), URL: srv.URL + "/hook?code=HIDDEN-CODE", Attributes: attrs}
+	o := w.Deliver(t.Context(), &engine.Attempt{Batch: &engine.Batch{Items: []*engine.Item{NewItem(ev, start)}}})
+	if got.Load() != "code=HIDDEN-CODE|HIDDEN-STATIC" {
+		t.Fatalf("the endpoint got %v", got.Load())
+	}
+	if !o.OK || o.Request.Header.Get("X-Secret") != "<redacted>" || o.Request.Header.Get("X-Plain") != "p" ||
+		o.Request.URL != srv.URL+"/hook?code=<redacted>" || strings.Contains(o.Destination, "HIDDEN") {
+		t.Fatalf("recorded %+v, destination %s", o.Request, o.Destination)
+	}
+
+	down := httptest.NewServer(http.NotFoundHandler())
+	downURL := down.URL + "/hook?code=HIDDEN-CODE"
+	down.Close()
+	o = (&Webhook{URL: downURL, Attributes: attrs}).Deliver(t.Context(), &engine.Attempt{Batch: &engine.Batch{Items: []*engine.Item{NewItem(ev, start)}}})
+	if o.Name != OutcomeSocketError || strings.Contains(o.Message, "HIDDEN") || !strings.Contains(o.Message, "code=<redacted>") {
+		t.Fatalf("message %q", o.Message)
+	}
+	o = (&Webhook{URL: downURL, Attributes: attrs, RecordSecrets: true}).Deliver(t.Context(), &engine.Attempt{Batch: &engine.Batch{Items: []*engine.Item{NewItem(ev, start)}}})
+	if !strings.Contains(o.Message, "HIDDEN-CODE") {
+		t.Fatalf("with RecordSecrets the message is %q", o.Message)
+	}
+}
+
+// A dynamic value that cannot be sent as a header fails the attempt as a
+// BadRequest naming the mapping, and is dead-lettered at once.
+func TestUnsendableHeaderValueDeadLettersAtOnce(t *testing.T) {
+	t.Parallel()
+	ev, err := cloudevent.ParseStructured([]byte(`{"specversion":"1.0","id":"e1","source":"s","type":"t","data":{"note":"a\r\nInjected: 1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var called atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { called.Store(true) }))
+	defer srv.Close()
+	w := &Webhook{Client: srv.Client(), URL: srv.URL, Attributes: []Attribute{{Name: "X-Note", SourceField: "data.note"}}}
+	b := &engine.Batch{Items: []*engine.Item{NewItem(ev, start)}, Attempts: 1}
+	o := w.Deliver(t.Context(), &engine.Attempt{Batch: b})
+	if o.Name != OutcomeBadRequest || !strings.Contains(o.Message, `"X-Note"`) || !strings.Contains(o.Message, "data.note") || called.Load() {
+		t.Fatalf("outcome %+v, endpoint called %v", o, called.Load())
+	}
+	if d := (Policy{MaxDeliveryCount: 10, TimeToLive: time.Hour}).AfterFailure(b, o, start); d.Action != engine.GiveUpDeadLetter {
+		t.Fatalf("decision %+v, want a dead letter at once", d)
 	}
 }

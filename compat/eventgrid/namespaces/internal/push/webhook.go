@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/cloudevent"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/emulator/engine/redact"
 )
 
 // Content types of webhook deliveries: one CloudEvent per request by
@@ -32,6 +35,9 @@ type Webhook struct {
 	// preferredBatchSizeInKilobytes: the body is then always an array.
 	Batched    bool
 	Attributes []Attribute
+	// RecordSecrets keeps the URL's query and secret header values
+	// readable in the journal (--record-secrets); off, they are redacted.
+	RecordSecrets bool
 }
 
 var _ engine.Destination = (*Webhook)(nil)
@@ -65,37 +71,68 @@ func (w *Webhook) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome
 	} else {
 		body = items[0].Body
 	}
+	secrets := w.secrets()
+	// What the journal and dead letters show: the URL's query and secret
+	// header values redacted; the endpoint gets them as they are.
+	var rec *engine.RecordedRequest
+	recorded := func(o engine.Outcome) engine.Outcome {
+		o.Request = secrets.Request(rec)
+		o.Destination = secrets.URL(w.URL)
+		o.Message = secrets.Text(o.Message, w.URL)
+		return o
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
 	if err != nil {
-		return engine.Outcome{Name: OutcomeBadRequest, Message: err.Error(), Destination: w.URL}
+		return recorded(engine.Outcome{Name: OutcomeBadRequest, Message: err.Error()})
 	}
 	req.Header.Set("Content-Type", contentType)
 	// Dynamic values of a batch come from its first event (which event the
 	// service uses is UNCONFIRMED).
+	var invalid error
 	if ev := EventOf(items[0]); ev != nil {
 		for _, attr := range w.Attributes {
 			if v, ok := attr.Resolve(ev); ok {
+				if !httpguts.ValidHeaderFieldValue(v) {
+					invalid = attr.invalidValue()
+					break
+				}
 				req.Header.Set(attr.Name, v)
 			}
 		}
 	}
-	recorded := &engine.RecordedRequest{Method: req.Method, URL: w.URL, Header: req.Header.Clone(), Body: body}
+	rec = &engine.RecordedRequest{Method: req.Method, URL: w.URL, Header: req.Header.Clone(), Body: body}
+	if invalid != nil {
+		// A value no HTTP request can carry fails this attempt for good:
+		// a BadRequest without an answer is never retried (policy.go).
+		return recorded(engine.Outcome{Name: OutcomeBadRequest, Message: invalid.Error()})
+	}
 	resp, err := w.client().Do(req)
 	if err != nil {
-		return engine.Outcome{
-			Name: outcomeForError(ctx, err), Message: err.Error(), Request: recorded, Destination: w.URL,
-		}
+		return recorded(engine.Outcome{Name: outcomeForError(ctx, err), Message: err.Error()})
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseDrain))
 	resp.Body.Close()
 	o := engine.Outcome{
 		OK: IsSuccess(resp.StatusCode), Name: OutcomeForStatus(resp.StatusCode), Status: resp.StatusCode,
-		Request: recorded, Destination: w.URL,
 	}
 	if !o.OK {
 		o.Message = fmt.Sprintf("the endpoint answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	return o
+	return recorded(o)
+}
+
+// secrets lists what Event Grid keeps secret in a delivery: the endpoint
+// URL's query (ARM shows only endpointBaseUrl) and static delivery
+// attributes marked isSecret.
+func (w *Webhook) secrets() *redact.Secrets {
+	s := &redact.Secrets{Keep: w.RecordSecrets}
+	s.AllQuery(w.URL)
+	for _, a := range w.Attributes {
+		if a.Static && a.Secret {
+			s.Header(a.Name, a.Value)
+		}
+	}
+	return s
 }
 
 func (w *Webhook) client() *http.Client {
