@@ -1,11 +1,10 @@
-package emulator
+package eventgrid
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -14,7 +13,7 @@ import (
 // dead-letter destination".
 func TestUnusableDeadLetterDestinationNamesItself(t *testing.T) {
 	t.Parallel()
-	p := eventGridDeadLetters(eventgrid.SubscriptionView{Name: "audit", DeadLetter: &eventgrid.DeadLetterView{
+	p := blobDeadLetters(SubscriptionView{Name: "audit", DeadLetter: &DeadLetterView{
 		ResourceID: "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct", BlobContainerName: "../../etc"}},
 		engine.NewMemorySink())
 	if p == nil {
