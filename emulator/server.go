@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	eventsv2 "github.com/gridbridge/gridbridge/compat/eventbridge/v2"
 	"github.com/gridbridge/gridbridge/emulator/engine"
@@ -35,6 +36,7 @@ type Server struct {
 	engine  *engine.Engine
 	memory  *engine.MemorySink
 	ca      *authority
+	entra   *entra.Authority
 	router  *mux.Router
 	faces   []face
 	sinks   deadLetterSinks
@@ -126,6 +128,8 @@ func newServer(opts Options) (*Server, error) {
 	s.router = mux.NewRouter()
 	s.router.SkipClean(true) // ARM scopes and ids must reach handlers untouched
 	s.registerInspection(s.router.PathPrefix("/_emulator").Subrouter())
+	s.entra = entra.New(entra.Config{Now: s.clock.Now})
+	s.entra.Register(s.router)
 	faces, err := s.newFaces()
 	if err != nil {
 		return nil, err
@@ -178,7 +182,9 @@ func (s *Server) serve(srv *http.Server, ln net.Listener) {
 
 // Handler returns the emulator's HTTP handler: every cloud API and the
 // inspection API on one router.
-func (s *Server) Handler() http.Handler { return recoverPanics(s.log, s.router) }
+func (s *Server) Handler() http.Handler {
+	return recoverPanics(s.log, s.entra.Guard(s.router, s.opts.StrictAuth, tokenPlane))
+}
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000".
 func (s *Server) URL() string { return "http://" + s.httpLn.Addr().String() }
