@@ -11,6 +11,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
+	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -70,7 +71,9 @@ func (s *Server) newFaces() ([]face, error) {
 		Jitter:     !s.opts.DisableJitter,
 		Seed:       s.opts.Seed,
 	})
-	return []face{ns, eg, eb, s.eventsV2}, nil
+	// Resource groups, subscriptions, tenants and providers: its matcher
+	// takes only those paths, so it goes last.
+	return []face{ns, eg, eb, s.eventsV2, resourcemanager.New()}, nil
 }
 
 // tlsHost is the host:port clients reach the TLS listener on, without a
