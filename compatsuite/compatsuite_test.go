@@ -63,7 +63,7 @@ func TestCompatibility(t *testing.T) {
 	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v",
 		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces)
 
-	var js, cli, py []row
+	var js, cli, py, goLive []row
 	var pyVersions map[string]string
 	cliRan, pyRan := false, false
 	t.Run("suites", func(t *testing.T) {
@@ -74,6 +74,10 @@ func TestCompatibility(t *testing.T) {
 		t.Run("aws-cli", func(t *testing.T) {
 			t.Parallel()
 			cli, cliRan = runAWSCLI(t, emu)
+		})
+		t.Run("go-sdk-live-tests", func(t *testing.T) {
+			t.Parallel()
+			goLive = runSDKLiveTests(t)
 		})
 		t.Run("python", func(t *testing.T) {
 			t.Parallel()
@@ -91,7 +95,14 @@ func TestCompatibility(t *testing.T) {
 	if !pyRan {
 		t.Skip("README.md's compatibility table was not checked: the Python SDKs are not installed")
 	}
-	checkREADME(t, append(append(js, cli...), py...), pyVersions)
+	versions := map[string]string{}
+	for k, v := range pyVersions {
+		versions[k] = v
+	}
+	for _, m := range sdkLiveModules() {
+		versions[m] = sdkLiveVersion
+	}
+	checkREADME(t, append(append(append(js, cli...), py...), goLive...), versions)
 }
 
 // subscriptionID is the Azure subscription the suites use (SUBSCRIPTION_ID in

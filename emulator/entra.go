@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/entra"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 )
 
 // tokenPlane says which plane r is for by its path: ARM paths start with
 // /subscriptions, /tenants or /providers; the Event Grid data plane (basic
-// topics' /topics/<t>/api/events and namespace topics' /topics/<t>:publish,
-// …:receive) with /topics/. Other requests (EventBridge, the inspection
+// topics' /topics/<t>/api/events) with /topics/, and namespace data planes
+// (…/topics/<t>:publish, …:receive) with namespaces.DataPlanePrefix. Other requests (EventBridge, the inspection
 // API, the authority itself) carry no Entra token.
 func tokenPlane(r *http.Request) *entra.Plane {
 	p := strings.ToLower(r.URL.Path)
@@ -21,7 +22,7 @@ func tokenPlane(r *http.Request) *entra.Plane {
 		// as Azure does.
 		return &entra.Plane{Name: "Azure Resource Manager", RequireToken: true,
 			Audiences: []string{entra.AudienceARM, "https://management.core.windows.net"}}
-	case strings.HasPrefix(p, "/topics/"):
+	case strings.HasPrefix(p, "/topics/") || strings.HasPrefix(p, namespaces.DataPlanePrefix):
 		return &entra.Plane{Name: "Event Grid", Audiences: []string{entra.AudienceEventGrid}}
 	}
 	return nil
