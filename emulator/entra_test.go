@@ -180,3 +180,36 @@ func TestStrictAuthRefusesTokensTheAuthorityDidNotIssue(t *testing.T) {
 const entraLifetime = 24 * time.Hour
 
 func to[T any](v T) *T { return &v }
+
+// A namespace's data plane takes Event Grid tokens, not ARM ones.
+func TestNamespaceDataPlaneChecksTokenAudience(t *testing.T) {
+	t.Parallel()
+	e := testkit.Start(t)
+	cred := credential(t, e, "tenant-1")
+	base := e.TLSURL() + "/subscriptions/" + testkit.SubscriptionID + "/resourceGroups/rg/providers/Microsoft.EventGrid/namespaces/ns-audience"
+	armToken := token(t, cred, armScope)
+	for _, step := range []struct{ path, body string }{
+		{"", `{"location":"westus","sku":{"name":"Standard","capacity":1}}`},
+		{"/topics/orders", `{"properties":{"inputSchema":"CloudEventSchemaV1_0"}}`},
+	} {
+		if status, code := call(t, e, http.MethodPut, base+step.path+"?api-version=2025-02-15", armToken, step.body); status >= 300 {
+			t.Fatalf("PUT %s: HTTP %d %s", step.path, status, code)
+		}
+	}
+	publish := e.TLSURL() + "/eventgrid/namespaces/ns-audience/topics/orders:publish?api-version=2024-06-01"
+	event := `{"specversion":"1.0","id":"1","source":"/s","type":"t"}`
+	if status, code := call(t, e, http.MethodPost, publish, armToken, event); status != http.StatusUnauthorized || code != "InvalidAuthenticationTokenAudience" {
+		t.Errorf("ARM token on the namespace data plane: HTTP %d %q, want 401 InvalidAuthenticationTokenAudience", status, code)
+	}
+	req, _ := http.NewRequest(http.MethodPost, publish, strings.NewReader(event))
+	req.Header.Set("Authorization", "Bearer "+token(t, cred, eventGridScope))
+	req.Header.Set("Content-Type", "application/cloudevents+json; charset=utf-8")
+	resp, err := e.HTTPClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("Event Grid token on the namespace data plane: HTTP %d, want 200", resp.StatusCode)
+	}
+}
