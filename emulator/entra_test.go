@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -211,5 +212,21 @@ func TestNamespaceDataPlaneChecksTokenAudience(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("Event Grid token on the namespace data plane: HTTP %d, want 200", resp.StatusCode)
+	}
+}
+
+// A topology file is applied under --strict-auth too: it is the operator's
+// own configuration, not a client's request.
+func TestStrictAuthStillAppliesTheTopologyFile(t *testing.T) {
+	t.Parallel()
+	file := t.TempDir() + "/topology.yaml"
+	if err := os.WriteFile(file, []byte("eventgrid:\n  resourceGroup: rg\n  location: westus\n  topics:\n    - name: strict-topo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := testkit.Start(t, testkit.WithOptions(func(o *emulator.Options) { o.StrictAuth = true; o.Config = file }))
+	cred := credential(t, e, "tenant-1")
+	url := e.TLSURL() + "/subscriptions/" + testkit.SubscriptionID + "/resourceGroups/rg/providers/Microsoft.EventGrid/topics/strict-topo?api-version=2025-02-15"
+	if status, code := call(t, e, http.MethodGet, url, token(t, cred, armScope), ""); status != http.StatusOK {
+		t.Fatalf("the topology's topic: HTTP %d %q, want 200", status, code)
 	}
 }

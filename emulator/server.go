@@ -77,7 +77,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if topo != nil {
 		// After listen: topic endpoints are built from the TLS listener's address.
-		if err := topo.Apply(context.Background(), s.Handler()); err != nil {
+		// The topology is the operator's own configuration: it goes past
+		// the token check, which --strict-auth would otherwise apply to it.
+		if err := topo.Apply(context.Background(), recoverPanics(s.log, s.router)); err != nil {
 			s.Close()
 			return nil, err
 		}
