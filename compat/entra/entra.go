@@ -77,7 +77,17 @@ type Authority struct {
 	key     *rsa.PrivateKey
 	keyErr  error
 	kid     string
+
+	// verified caches the claims of tokens whose signature was checked, by
+	// the whole token: SDKs send one token for an hour, and an RSA
+	// verification costs far more than the request it guards. Expiry and
+	// audience are still checked on every call.
+	mu       sync.Mutex
+	verified map[string]*Claims
 }
+
+// maxVerified bounds the cache; it is emptied when full.
+const maxVerified = 4096
 
 // New returns an authority with its own signing key (generated on first use,
 // so a server that never issues a token pays nothing for it).
@@ -162,6 +172,9 @@ func (a *Authority) Verify(token string, audiences ...string) (*Claims, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c := a.cached(token); c != nil {
+		return a.check(c, audiences)
+	}
 	if header.Kid != kid {
 		return nil, ErrNotIssued
 	}
@@ -181,16 +194,37 @@ func (a *Authority) Verify(token string, audiences ...string) (*Claims, error) {
 	if err != nil || json.Unmarshal(raw, &c) != nil {
 		return nil, ErrMalformed
 	}
+	a.remember(token, &c)
+	return a.check(&c, audiences)
+}
+
+func (a *Authority) cached(token string) *Claims {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.verified[token]
+}
+
+func (a *Authority) remember(token string, c *Claims) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.verified == nil || len(a.verified) >= maxVerified {
+		a.verified = make(map[string]*Claims)
+	}
+	a.verified[token] = c
+}
+
+// check applies the time and audience rules to claims whose signature is good.
+func (a *Authority) check(c *Claims, audiences []string) (*Claims, error) {
 	now := a.cfg.Now().Unix()
 	if now >= c.Expires || now < c.NotBefore {
-		return &c, ErrExpired
+		return c, ErrExpired
 	}
 	for _, want := range audiences {
 		if sameAudience(c.Audience, want) {
-			return &c, nil
+			return c, nil
 		}
 	}
-	return &c, fmt.Errorf("%w %q, not %s", ErrAudience, c.Audience, strings.Join(audiences, " or "))
+	return c, fmt.Errorf("%w %q, not %s", ErrAudience, c.Audience, strings.Join(audiences, " or "))
 }
 
 func sameAudience(a, b string) bool {
