@@ -461,6 +461,22 @@ def _(s):
     s["hook"].wait_for(t["sub"], "py-token-1")
 
 
+@test(AZ_EG, "EventGridPublisherClient.send (every schema with SAS and with a token)")
+def _(s):
+    expiry = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
+    for key, make in (
+        ("eg", lambda i: EventGridEvent(subject="m", event_type="Matrix", data={}, data_version="1.0", id=i)),
+        ("ce", lambda i: CloudEvent(source="/compat/python", type="Matrix", data={}, id=i)),
+        ("custom", lambda i: {"orderId": i, "kind": "matrix"}),
+    ):
+        t = s["topics"][key]
+        creds = {"sas": AzureSasCredential(generate_sas(t["endpoint"], t["key"], expiry)), "token": s["default_cred"]}
+        for how, cred in creds.items():
+            event_id = "py-matrix-%s-%s" % (key, how)
+            publisher(s, key, cred).send([make(event_id)])
+            s["hook"].wait_for(t["sub"], event_id)
+
+
 @test(AZ_EG, "EventGridPublisherClient.send with a wrong key, an ARM token (401)")
 def _(s):
     t = s["topics"]["eg"]
