@@ -9,9 +9,9 @@
 //   - Entra ID, "https://<host>/<tenant>": /<tenant>/v2.0/.well-known/openid-configuration,
 //     /<tenant>/oauth2/v2.0/token (and the v1 /<tenant>/oauth2/token). SDKs must
 //     not run instance discovery, which always asks login.microsoftonline.com
-//     about a host it does not know (Go: DisableInstanceDiscovery; Python
-//     and JS: disable_instance_discovery / disableInstanceDiscovery where
-//     their version has it).
+//     about a host it does not know (Go azidentity: DisableInstanceDiscovery;
+//     JS @azure/identity 4: disableInstanceDiscovery; Debian's Python
+//     azure-identity 1.13.0b2 has no such switch, so it needs the AD FS shape).
 //   - AD FS, "https://<host>/adfs" (Azure Stack Hub's shape): the tenant
 //     "adfs" makes MSAL skip instance discovery in every language, so it is
 //     the one that works with DefaultAzureCredential and environment
