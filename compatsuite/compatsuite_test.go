@@ -34,18 +34,24 @@ type emulator struct {
 	eventBridge, namespaces bool
 	// sqs is the SQS server that GridBridge delivers SQS targets to.
 	sqs string
+	// azureStorage is the Azurite connection string dead letters go to.
+	azureStorage string
 }
 
-// TestCompatibility runs the JS SDK tests and the AWS CLI tests against the
+// TestCompatibility runs the JS SDK tests, the AWS CLI tests and the Python
+// SDK tests (Debian's python3-azure and python3-boto3) against the
 // built binary, then checks the README's compatibility table against what
 // they proved (or rewrites it with GRIDBRIDGE_UPDATE_README=1).
 func TestCompatibility(t *testing.T) {
 	node := testenv.Node(t)
 	sqsEndpoint := testenv.SQSEndpoint(t)
+	azureStorage := testenv.AzureStorage(t)
 	started := time.Now()
 
-	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation", "--sqs-endpoint", sqsEndpoint)
-	emu := &emulator{http: proc.Endpoints["http"], https: proc.Endpoints["https"], ca: proc.Endpoints["ca"], sqs: sqsEndpoint}
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation", "--sqs-endpoint", sqsEndpoint,
+		"--azure-storage", azureStorage)
+	emu := &emulator{http: proc.Endpoints["http"], https: proc.Endpoints["https"], ca: proc.Endpoints["ca"], sqs: sqsEndpoint,
+		azureStorage: azureStorage}
 	if emu.http == "" || emu.https == "" || emu.ca == "" {
 		t.Fatalf("the binary's start-up lines named no http, https or ca: %v", proc.Endpoints)
 	}
@@ -57,8 +63,9 @@ func TestCompatibility(t *testing.T) {
 	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v",
 		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces)
 
-	var js, cli []row
-	cliRan := false
+	var js, cli, py, goLive []row
+	var pyVersions map[string]string
+	cliRan, pyRan := false, false
 	t.Run("suites", func(t *testing.T) {
 		t.Run("js", func(t *testing.T) {
 			t.Parallel()
@@ -67,6 +74,14 @@ func TestCompatibility(t *testing.T) {
 		t.Run("aws-cli", func(t *testing.T) {
 			t.Parallel()
 			cli, cliRan = runAWSCLI(t, emu)
+		})
+		t.Run("go-sdk-live-tests", func(t *testing.T) {
+			t.Parallel()
+			goLive = runSDKLiveTests(t)
+		})
+		t.Run("python", func(t *testing.T) {
+			t.Parallel()
+			py, pyVersions, pyRan = runPython(t, emu)
 		})
 	})
 	t.Logf("suites finished %v after start", time.Since(started).Round(time.Millisecond))
@@ -77,7 +92,17 @@ func TestCompatibility(t *testing.T) {
 	if !cliRan {
 		t.Skip("README.md's compatibility table was not checked: the AWS CLI tests did not run")
 	}
-	checkREADME(t, append(js, cli...))
+	if !pyRan {
+		t.Skip("README.md's compatibility table was not checked: the Python SDKs are not installed")
+	}
+	versions := map[string]string{}
+	for k, v := range pyVersions {
+		versions[k] = v
+	}
+	for _, m := range sdkLiveModules() {
+		versions[m] = sdkLiveVersion
+	}
+	checkREADME(t, append(append(append(js, cli...), py...), goLive...), versions)
 }
 
 // subscriptionID is the Azure subscription the suites use (SUBSCRIPTION_ID in

@@ -1,6 +1,8 @@
 // Package compatsuite is GridBridge's compatibility suite: it builds and starts
 // the emulator binary, drives it with the official JS SDKs (compatsuite/js,
-// through Node's test runner) and the AWS CLI, and checks that the README's
+// through Node's test runner), the AWS CLI and Debian's Python SDKs
+// (compatsuite/python/suite.py on /usr/bin/python3: python3-azure,
+// python3-boto3), and checks that the README's
 // compatibility table says exactly what the suite proved.
 //
 // Run it with ./scripts/test.sh ./compatsuite/... -v, which installs the

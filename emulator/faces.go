@@ -6,6 +6,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 )
 
 // newFaces builds the cloud APIs mounted on the router, each from the
@@ -40,7 +41,9 @@ func (s *Server) newFaces() ([]face, error) {
 		Jitter:      !s.opts.DisableJitter,
 		Seed:        s.opts.Seed,
 	})
-	return []face{eg, eb}, nil
+	// Resource groups, subscriptions, tenants and providers: its matcher
+	// takes only those paths, so it goes last.
+	return []face{eg, eb, resourcemanager.New()}, nil
 }
 
 // SQSMessageView is one message of the in-memory SQS default, as

@@ -68,6 +68,11 @@ type Options struct {
 	// (EG-17, EG-18) for tests that want plain schedules.
 	DisableProbation bool
 
+	// StrictAuth refuses bearer tokens the emulator's Entra ID authority
+	// did not issue, and ARM requests without one; by default any other
+	// token is accepted unchecked.
+	StrictAuth bool
+
 	// WebhookClient makes outgoing deliveries (webhooks, API destinations);
 	// nil means a client that accepts any server certificate, as local
 	// endpoints rarely have trusted ones.

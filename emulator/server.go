@@ -17,6 +17,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 )
@@ -32,6 +33,7 @@ type Server struct {
 	engine  *engine.Engine
 	memory  *engine.MemorySink
 	ca      *authority
+	entra   *entra.Authority
 	router  *mux.Router
 	hosts   hostAllowList
 	faces   []face
@@ -75,7 +77,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if topo != nil {
 		// After listen: topic endpoints are built from the TLS listener's address.
-		if err := topo.Apply(context.Background(), s.Handler()); err != nil {
+		// The topology is the operator's own configuration: it goes past
+		// the token check, which --strict-auth would otherwise apply to it.
+		if err := topo.Apply(context.Background(), recoverPanics(s.log, s.router)); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -128,6 +132,8 @@ func newServer(opts Options) (*Server, error) {
 	s.router.SkipClean(true) // ARM scopes and ids must reach handlers untouched
 	inspection := s.router.PathPrefix("/_emulator").Subrouter()
 	s.registerInspection(inspection)
+	s.entra = entra.New(entra.Config{Now: s.clock.Now})
+	s.entra.Register(s.router)
 	faces, err := s.newFaces()
 	if err != nil {
 		return nil, err
@@ -198,13 +204,14 @@ func (s *Server) serve(srv *http.Server, ln net.Listener) {
 
 // Handler returns the emulator's HTTP handler: every cloud API and the
 // inspection API on one router, behind the Host allow-list, the content-type
-// rule of mutating inspection calls (guard.go) and the body read timeout.
+// rule of mutating inspection calls (guard.go) and the body read timeout, and the check of tokens the
+// emulator's Entra ID authority issued.
 func (s *Server) Handler() http.Handler {
 	readTimeout := s.opts.ReadTimeout
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router)))
+	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.entra.Guard(s.router, s.opts.StrictAuth, tokenPlane))))
 }
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000".

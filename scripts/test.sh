@@ -6,8 +6,9 @@
 #   1. installs the pinned test services (Azurite for Azure Storage, fauxqs for
 #      SQS, and the Node.js they run on) from scripts/testservices/ into
 #      ${GRIDBRIDGE_TOOLS:-<repo>/.tools}, once;
-#   2. installs the JS SDKs of the compatibility suite (compatsuite/js) and
-#      the AWS CLI from Debian if it is missing and we are root;
+#   2. installs the JS SDKs of the compatibility suite (compatsuite/js), and
+#      the AWS CLI and the Python SDKs (python3-azure, python3-boto3) from
+#      Debian if they are missing and we are root;
 #   3. starts the services on free loopback ports and exports their addresses
 #      (GRIDBRIDGE_TEST_AZURE_STORAGE, GRIDBRIDGE_TEST_SQS_ENDPOINT);
 #   4. runs go vet, a gofmt check and `go test -race -count=1` on ./... (or on
@@ -207,6 +208,30 @@ install_aws_cli() {
 	fi
 }
 
+# The Python compatibility suite (compatsuite/python) drives Debian's Azure
+# and AWS SDKs, which install for /usr/bin/python3 only. Like the AWS CLI, a
+# failure here is a warning: the suite skips without them (fails under CI).
+install_python_sdks() {
+	local check='import azure.eventgrid, azure.identity, azure.mgmt.eventgrid, azure.mgmt.resource, azure.storage.blob, boto3'
+	if /usr/bin/python3 -c "$check" >/dev/null 2>&1; then
+		echo "    $(/usr/bin/python3 -c 'import azure.eventgrid, boto3; print("azure-eventgrid", azure.eventgrid.__version__, "boto3", boto3.__version__)')"
+		return 0
+	fi
+	if [[ $(id -u) != 0 ]]; then
+		warn "Debian's python3-azure / python3-boto3 are missing and we are not root; the Python suite will skip"
+		return 0
+	fi
+	local aptlog=$logs/apt-python.log
+	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-azure python3-boto3 >>"$aptlog" 2>&1 &&
+		/usr/bin/python3 -c "$check" >>"$aptlog" 2>&1; then
+		echo "    installed python3-azure and python3-boto3"
+	else
+		warn "could not install python3-azure and python3-boto3 (see $aptlog); the Python suite will skip"
+		tail -n 5 "$aptlog" >&2 || true
+	fi
+}
+
 start_services() {
 	local ports bin node_bin
 	ports=$(go run ./scripts/freeport 3)
@@ -292,6 +317,7 @@ fuzz_all() {
 phase "install test services" install_services
 phase "install compatibility suite" install_compat_suite
 phase "install AWS CLI if missing" install_aws_cli
+phase "install Python SDKs if missing" install_python_sdks
 # The services bind their ports right after the ports are picked, before go
 # vet may open connections (module downloads) that could take one of them.
 phase "start services" start_services

@@ -59,6 +59,26 @@ func AWSCLI(t testing.TB) string {
 	return ""
 }
 
+// DebianPython is the interpreter Debian's python3-azure and python3-boto3
+// install for; a python3 earlier on PATH (pyenv) does not see them.
+const DebianPython = "/usr/bin/python3"
+
+// PythonSDKs returns DebianPython when it imports the Azure and AWS Python
+// SDKs the compatibility suite drives, or skips t (fails it under CI).
+func PythonSDKs(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command(DebianPython, "-c", "import azure.eventgrid, azure.identity, azure.mgmt.eventgrid, azure.mgmt.resource, azure.storage.blob, boto3").CombinedOutput()
+	if err == nil {
+		return DebianPython
+	}
+	const how = "./scripts/test.sh installs them when run as root (apt-get install python3-azure python3-boto3)"
+	if inCI() {
+		t.Fatalf("%s cannot import the Python SDKs (%v: %s), and CI=%s: %s", DebianPython, err, out, os.Getenv("CI"), how)
+	}
+	t.Skipf("%s cannot import the Python SDKs (%v): %s", DebianPython, err, how)
+	return ""
+}
+
 func require(t testing.TB, name, service string) string {
 	t.Helper()
 	if v := os.Getenv(name); v != "" {

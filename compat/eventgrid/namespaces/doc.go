@@ -42,5 +42,6 @@
 //   - the NS-7 steps (10 s, 1 min, 5 min, then every 5 min) are measured from each failed write;
 //   - namespace filters look inside arrays and compare strings ignoring case;
 //   - Event Hubs push destinations are refused (only webhooks can be delivered offline);
-//   - SAS tokens are refused; Bearer tokens are accepted without verification.
+//   - SAS tokens are refused; Bearer tokens are verified only when the
+//     emulator's Entra ID authority issued them (compat/entra).
 package namespaces

@@ -76,12 +76,26 @@ func signedByAny(unsigned, sig string, keys []string) bool {
 	return false
 }
 
+// expiryLayouts are the ISO-like forms publishers write e in: RFC 3339 (the
+// Go SDK), ISO 8601 without a zone (UTC), and Python's str(datetime) — a
+// space for the T, microseconds only when non-zero, "+00:00" for an aware
+// datetime and no zone for a naive one (azure-eventgrid's generate_sas).
+// Fractions are optional in every layout (".999999999").
+func expiryLayouts() []string {
+	return []string{
+		time.RFC3339Nano,
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04:05.999999999Z07:00",
+		"2006-01-02 15:04:05.999999999",
+	}
+}
+
 // notExpired reads e (already query-unescaped: '+' is a space) in the
-// formats publishers use: RFC 3339, ISO 8601 without a zone (UTC), and the
-// .NET/JS en-US "1/2/2006 3:04:05 PM" (UTC). The JS helper writes AM for
-// 12:xx in the afternoon, so at hour 12 both readings are tried.
+// formats publishers use: expiryLayouts, and the .NET/JS en-US
+// "1/2/2006 3:04:05 PM" (UTC). The JS helper writes AM for 12:xx in the
+// afternoon, so at hour 12 both readings are tried.
 func notExpired(e string, now time.Time) bool {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04:05"} {
+	for _, layout := range expiryLayouts() {
 		if t, err := time.ParseInLocation(layout, e, time.UTC); err == nil {
 			return now.Before(t)
 		}

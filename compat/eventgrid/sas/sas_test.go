@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -45,11 +46,57 @@ func TestVerifyGeneratorsOfEachSDK(t *testing.T) {
 		"zone-less ISO expiry":              sign(url.QueryEscape(endpoint), url.QueryEscape("2026-03-10T09:00:00"), url.QueryEscape),
 		// JS writes AM for 12:xx in the afternoon.
 		"JS 12 o'clock AM/PM slip": sign(url.QueryEscape(endpoint), url.QueryEscape("3/10/2026 12:30:00 AM"), url.QueryEscape),
-		"another host, same path":  sign(url.QueryEscape("https://localhost:9999/topics/orders/api/events"), url.QueryEscape("2026-03-10T09:00:00Z"), url.QueryEscape),
+		// azure-eventgrid 4.9.2's generate_sas: quote(str(datetime)) with
+		// safe="~()*!.'", resource "<endpoint>?api-version=…".
+		"Python str(aware datetime)":              sign(pyQuote(endpoint+"?api-version=2018-01-01"), pyQuote("2026-03-10 08:32:40.123456+00:00"), pyQuote),
+		"Python str(datetime), no microseconds":   sign(pyQuote(endpoint), pyQuote("2026-03-10 09:00:00+00:00"), pyQuote),
+		"Python str(naive datetime), read as UTC": sign(pyQuote(endpoint), pyQuote("2026-03-10 08:00:01"), pyQuote),
+		"Python str(datetime) in another zone":    sign(pyQuote(endpoint), pyQuote("2026-03-10 10:00:00+01:00"), pyQuote),
+		"another host, same path":                 sign(url.QueryEscape("https://localhost:9999/topics/orders/api/events"), url.QueryEscape("2026-03-10T09:00:00Z"), url.QueryEscape),
 	}
 	for name, token := range cases {
 		if err := Verify(token, []string{other, key}, endpoint, now); err != nil {
 			t.Errorf("%s: %v (%s)", name, err, token)
+		}
+	}
+}
+
+// pyQuote is Python's urllib.parse.quote(s, safe="~()*!.'"): a space is
+// %20, '+' and ':' are escaped.
+func pyQuote(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.-~()*!'/", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// TestVerifyExpiryFormatsAtTheBoundary pins each SDK's expiry format (the
+// way it writes one second before and after now) as read on the right
+// side of now: Go RFC 3339, .NET/JS en-US, Python str(datetime).
+func TestVerifyExpiryFormatsAtTheBoundary(t *testing.T) {
+	t.Parallel()
+	formats := map[string]func(time.Time) string{
+		"Go RFC 3339":              func(x time.Time) string { return x.Format(time.RFC3339) },
+		".NET/JS en-US":            func(x time.Time) string { return x.Format("1/2/2006 3:04:05 PM") },
+		"Python str(datetime)":     func(x time.Time) string { return x.Format("2006-01-02 15:04:05.000000-07:00") },
+		"Python naive datetime":    func(x time.Time) string { return x.Format("2006-01-02 15:04:05") },
+		"Python, Paris wall clock": func(x time.Time) string { return x.In(time.FixedZone("CET", 3600)).Format("2006-01-02 15:04:05-07:00") },
+	}
+	for name, format := range formats {
+		for _, d := range []time.Duration{time.Second, -time.Second} {
+			token := sign(pyQuote(endpoint), pyQuote(format(now.Add(d))), pyQuote)
+			err := Verify(token, []string{key}, endpoint, now)
+			if d > 0 && err != nil {
+				t.Errorf("%s, expiry now+1s: %v (%s)", name, err, token)
+			}
+			if d < 0 && !errors.Is(err, ErrExpired) {
+				t.Errorf("%s, expiry now-1s: got %v, want ErrExpired (%s)", name, err, token)
+			}
 		}
 	}
 }

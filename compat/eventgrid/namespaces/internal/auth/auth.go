@@ -19,8 +19,10 @@ func (e *Error) Error() string { return e.Message }
 //
 //   - Authorization: SharedAccessKey <key> — what the Go and JS SDKs send;
 //   - aeg-sas-key: <key> header, or ?aeg-sas-key=<key> — what curl users send;
-//   - Authorization: Bearer <token> — Entra ID. GridBridge has no tenant to
-//     verify tokens against, so any non-empty token is accepted.
+//   - Authorization: Bearer <token> — Entra ID. A token the emulator's own
+//     authority issued was already verified (signature, audience, expiry)
+//     before the request got here (compat/entra's Guard); any other
+//     non-empty token is accepted unless the emulator runs --strict-auth.
 //
 // SAS tokens (SharedAccessSignature, aeg-sas-token) are refused with a
 // message saying so: their expiry format is UNCONFIRMED for namespaces.

@@ -1,0 +1,227 @@
+package entra
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+)
+
+// Register mounts the authority's endpoints on r. Register it before routes
+// with broad matchers: its paths start with a tenant segment.
+func (a *Authority) Register(r *mux.Router) {
+	r.Path("/{tenant}/v2.0/.well-known/openid-configuration").Methods(http.MethodGet).HandlerFunc(a.serveMetadata)
+	r.Path("/{tenant}/.well-known/openid-configuration").Methods(http.MethodGet).HandlerFunc(a.serveMetadata)
+	r.Path("/{tenant}/oauth2/v2.0/token").HandlerFunc(a.serveToken)
+	r.Path("/{tenant}/oauth2/token").HandlerFunc(a.serveToken)
+	r.Path("/{tenant}/discovery/v2.0/keys").Methods(http.MethodGet).HandlerFunc(a.serveKeys)
+	r.Path("/{tenant}/discovery/keys").Methods(http.MethodGet).HandlerFunc(a.serveKeys)
+}
+
+// adfs is the tenant segment of an AD FS authority (Azure Stack Hub).
+const adfs = "adfs"
+
+// base is the authority host as this request reached it: MSAL checks that
+// the metadata's issuer has the host it was configured with.
+func base(r *http.Request) string {
+	scheme := "https"
+	if r.TLS == nil {
+		scheme = "http"
+	}
+	return scheme + "://" + r.Host
+}
+
+// issuer is what tokens for tenant carry in iss: Entra's v2 form, or the
+// AD FS authority itself.
+func issuer(r *http.Request, tenant string) string {
+	if strings.EqualFold(tenant, adfs) {
+		return base(r) + "/adfs"
+	}
+	return base(r) + "/" + tenant + "/v2.0"
+}
+
+func (a *Authority) serveMetadata(w http.ResponseWriter, r *http.Request) {
+	tenant := mux.Vars(r)["tenant"]
+	b := base(r) + "/" + tenant
+	token, authorize, keys := b+"/oauth2/v2.0/token", b+"/oauth2/v2.0/authorize", b+"/discovery/v2.0/keys"
+	if strings.EqualFold(tenant, adfs) {
+		token, authorize, keys = b+"/oauth2/token", b+"/oauth2/authorize", b+"/discovery/keys"
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"issuer":                                issuer(r, tenant),
+		"token_endpoint":                        token,
+		"authorization_endpoint":                authorize,
+		"jwks_uri":                              keys,
+		"token_endpoint_auth_methods_supported": []string{"client_secret_post", "client_secret_basic"},
+		"grant_types_supported":                 []string{"client_credentials"},
+		"response_types_supported":              []string{"token"},
+		"subject_types_supported":               []string{"pairwise"},
+		"id_token_signing_alg_values_supported": []string{"RS256"},
+		"scopes_supported":                      []string{"openid"},
+		"tenant_region_scope":                   nil,
+		"cloud_instance_name":                   "gridbridge.local",
+	})
+}
+
+func (a *Authority) serveKeys(w http.ResponseWriter, _ *http.Request) {
+	set, err := a.jwks()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "server_error", "error_description": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, set)
+}
+
+// serveToken answers the client-credentials grant with a client secret (or
+// a client assertion, whose signature is not checked: there is no directory
+// of certificates). The audience is the resource of the one
+// "<resource>/.default" scope (v2) or the resource parameter (v1, AD FS).
+func (a *Authority) serveToken(w http.ResponseWriter, r *http.Request) {
+	tenant := mux.Vars(r)["tenant"]
+	if r.Method != http.MethodPost {
+		tokenError(w, http.StatusMethodNotAllowed, "invalid_request", 900561, "The endpoint only accepts POST requests.")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		tokenError(w, http.StatusBadRequest, "invalid_request", 900144, "The request body must be application/x-www-form-urlencoded: "+err.Error())
+		return
+	}
+	clientID, secret, basic := r.BasicAuth()
+	if !basic {
+		clientID, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	if grant := r.PostForm.Get("grant_type"); grant != "client_credentials" {
+		tokenError(w, http.StatusBadRequest, "unsupported_grant_type", 70003,
+			fmt.Sprintf("The app requested an unsupported grant type %q: the emulator's authority serves client_credentials only.", grant))
+		return
+	}
+	if clientID == "" {
+		tokenError(w, http.StatusBadRequest, "invalid_request", 900144, "The request body must contain the following parameter: 'client_id'.")
+		return
+	}
+	if secret == "" && r.PostForm.Get("client_assertion") == "" {
+		tokenError(w, http.StatusUnauthorized, "invalid_client", 7000218,
+			"The request body must contain the following parameter: 'client_assertion' or 'client_secret'.")
+		return
+	}
+	audience, ok := audienceOf(r.PostForm.Get("scope"), r.PostForm.Get("resource"))
+	if !ok {
+		tokenError(w, http.StatusBadRequest, "invalid_scope", 1002012,
+			"The provided value for scope is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).")
+		return
+	}
+	token, expires, err := a.Issue(issuer(r, tenant), tenant, clientID, audience)
+	if err != nil {
+		tokenError(w, http.StatusInternalServerError, "server_error", 0, err.Error())
+		return
+	}
+	lifetime := int64(expires.Sub(a.cfg.Now()).Round(time.Second) / time.Second)
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{
+		"token_type":     "Bearer",
+		"expires_in":     lifetime,
+		"ext_expires_in": lifetime,
+		"access_token":   token,
+		"resource":       audience,
+	})
+}
+
+// audienceOf reads the resource from a v2 scope list ("<resource>/.default",
+// other scopes such as openid ignored) or a v1 resource parameter.
+func audienceOf(scope, resource string) (string, bool) {
+	for _, s := range strings.Fields(scope) {
+		if res, ok := strings.CutSuffix(s, "/.default"); ok && res != "" {
+			return res, true
+		}
+	}
+	if resource != "" {
+		return resource, true
+	}
+	return "", false
+}
+
+// tokenError answers in the OAuth 2.0 error shape Entra uses.
+func tokenError(w http.ResponseWriter, status int, code string, aadsts int, message string) {
+	desc := message
+	if aadsts != 0 {
+		desc = fmt.Sprintf("AADSTS%d: %s", aadsts, message)
+	}
+	body := map[string]any{"error": code, "error_description": desc}
+	if aadsts != 0 {
+		body["error_codes"] = []int{aadsts}
+	}
+	writeJSON(w, status, body)
+}
+
+// Plane is what a request is for: Audiences lists the token audiences it
+// takes; None means bearer tokens are not this guard's business.
+type Plane struct {
+	// Name is used in messages: "Azure Resource Manager", "Event Grid".
+	Name      string
+	Audiences []string
+	// RequireToken: in strict mode, a request without a bearer token is
+	// refused too (ARM has no other credential).
+	RequireToken bool
+}
+
+// Guard wraps next so that every bearer token sent to a plane (planeOf
+// returns nil for requests that are not) is checked by Verify: a token this
+// authority issued must be valid for the plane, or the request gets 401 as
+// Azure answers it. Tokens it did not issue pass unless strict.
+func (a *Authority) Guard(next http.Handler, strict bool, planeOf func(*http.Request) *Plane) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		plane := planeOf(r)
+		if plane == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		token = strings.TrimSpace(token)
+		if !strings.EqualFold(scheme, "Bearer") || token == "" {
+			if strict && plane.RequireToken {
+				refuse(w, r, "AuthenticationFailed", "Authentication failed. The 'Authorization' header is missing.")
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		_, err := a.Verify(token, plane.Audiences...)
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrNotIssued) && !strict:
+		case errors.Is(err, ErrNotIssued):
+			refuse(w, r, "InvalidAuthenticationToken", "The access token is invalid: the emulator runs with --strict-auth and did not issue it.")
+			return
+		case errors.Is(err, ErrExpired):
+			refuse(w, r, "ExpiredAuthenticationToken", "The access token expiry UTC time is earlier than current UTC time (on the emulator clock).")
+			return
+		case errors.Is(err, ErrAudience):
+			refuse(w, r, "InvalidAuthenticationTokenAudience",
+				fmt.Sprintf("The access token has been obtained for wrong audience or resource. It should exactly match one of the allowed audiences of %s: %s.",
+					plane.Name, strings.Join(plane.Audiences, ", ")))
+			return
+		default:
+			refuse(w, r, "InvalidAuthenticationToken", "The access token is invalid: "+err.Error()+".")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// refuse answers 401 with the ARM error shape (Event Grid's data plane
+// uses the same {"error":{"code","message"}} body) and a bearer challenge.
+func refuse(w http.ResponseWriter, r *http.Request, code, message string) {
+	w.Header().Set("WWW-Authenticate", `Bearer authorization_uri="`+base(r)+`/common", error="invalid_token", error_description="`+code+`"`)
+	writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]string{"code": code, "message": message}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
