@@ -70,7 +70,8 @@ func (s *Server) newFaces() ([]face, error) {
 		Jitter:     !s.opts.DisableJitter,
 		Seed:       s.opts.Seed,
 	})
-	return []face{ns, eg, eb, s.eventsV2}, nil
+	sched := s.newSchedulerFace(eb, v2SQS)
+	return []face{ns, eg, eb, s.eventsV2, sched}, nil
 }
 
 // tlsHost is the host:port clients reach the TLS listener on, without a

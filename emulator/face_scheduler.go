@@ -1,0 +1,35 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
+	"github.com/gridbridge/gridbridge/compat/scheduler"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// newSchedulerFace builds EventBridge Scheduler beside EventBridge: its
+// SQS targets and dead-letter queues use sqs (the sink EventBridge writes
+// to), and its EventBridge targets put events on eb's buses.
+func (s *Server) newSchedulerFace(eb *eventbridge.Service, sqs engine.Sink) *scheduler.Service {
+	return scheduler.New(scheduler.Config{
+		Engine: s.engine,
+		SQS:    sqs,
+		PutEvent: func(ctx context.Context, busArn string, ev scheduler.BusEvent) error {
+			err := eb.Inject(ctx, busArn, eventbridge.InjectedEvent{
+				Source: ev.Source, DetailType: ev.DetailType, Detail: ev.Detail, Resources: ev.Resources, Time: ev.Time,
+			})
+			switch {
+			case errors.Is(err, targets.ErrBusNotFound):
+				return scheduler.ErrBusNotFound
+			case errors.Is(err, targets.ErrNotAnEvent):
+				return scheduler.ErrBadEvent
+			}
+			return err
+		},
+		Jitter: !s.opts.DisableJitter,
+		Seed:   s.opts.Seed,
+	})
+}
