@@ -67,6 +67,9 @@ func TestCompatibility(t *testing.T) {
 		t.Run("aws-cli", func(t *testing.T) {
 			t.Parallel()
 			cli, cliRan = runAWSCLI(t, emu)
+			if cliRan && emu.eventBridge {
+				cli = append(cli, runSchedulerCLI(t, emu)...)
+			}
 		})
 	})
 	t.Logf("suites finished %v after start", time.Since(started).Round(time.Millisecond))
