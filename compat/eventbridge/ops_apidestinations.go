@@ -86,6 +86,7 @@ func (s *Service) createApiDestination(c *call) (any, error) {
 		d.state = apiDestActive
 	}
 	t.apiDestinations[d.name] = d
+	s.pacers.set(d.arn, d.rateLimit)
 	return d.stateOutput(), nil
 }
 
@@ -159,6 +160,7 @@ func (s *Service) updateApiDestination(c *call) (any, error) {
 	}
 	if in.InvocationRateLimitPerSecond != nil {
 		d.rateLimit = *in.InvocationRateLimitPerSecond
+		s.pacers.set(d.arn, d.rateLimit)
 	}
 	if in.Description != nil {
 		d.description = in.Description
@@ -179,5 +181,6 @@ func (s *Service) deleteApiDestination(c *call) (any, error) {
 		return nil, err
 	}
 	delete(t.apiDestinations, d.name)
+	s.pacers.remove(d.arn)
 	return nil, nil
 }
