@@ -81,7 +81,8 @@ func (s *Service) fire(sc *sched, seq, gen uint64, at time.Time) {
 		inv.input = *sc.set.in.Target.Input
 	}
 	item := &engine.Item{ID: inv.executionID, Body: []byte(inv.render(1)), PublishedAt: s.clock.Now(), Meta: inv}
-	routeID := sc.routeID
+	routeID, labels := sc.routeID, s.labels(sc)
+	maxAge := time.Duration(sc.set.retry.maxAgeSeconds) * time.Second
 	var retire string
 	if next, ok := sc.set.expr.next(sc.window(), at); ok {
 		s.armAtLocked(sc, next)
@@ -90,20 +91,19 @@ func (s *Service) fire(sc *sched, seq, gen uint64, at time.Time) {
 	}
 	s.mu.Unlock()
 	s.engine.Journal().Append(engine.Entry{
-		Time: s.clock.Now(), Kind: engine.KindPublish, Route: routeID, Labels: s.labels(sc),
+		Time: s.clock.Now(), Kind: engine.KindPublish, Route: routeID, Labels: labels,
 		EventIDs: []string{inv.executionID}, Body: item.Body,
 		Message: "schedule fired for " + at.UTC().Format(time.RFC3339),
 	})
 	if err := s.engine.Enqueue(routeID, item); err != nil {
 		s.engine.Journal().Append(engine.Entry{
-			Time: s.clock.Now(), Kind: engine.KindDrop, Route: routeID, Labels: s.labels(sc),
+			Time: s.clock.Now(), Kind: engine.KindDrop, Route: routeID, Labels: labels,
 			EventIDs: []string{inv.executionID}, Outcome: "RouteMissing", Message: err.Error(),
 		})
 	}
 	if retire != "" {
 		// The last invocation keeps its route until its retries, bounded
 		// by MaximumEventAgeInSeconds, are over.
-		maxAge := time.Duration(sc.set.retry.maxAgeSeconds) * time.Second
 		s.clock.AfterFunc(maxAge+time.Hour, func() { s.engine.RemoveRoute(retire, "") })
 	}
 }
