@@ -63,13 +63,11 @@ type window struct {
 }
 
 // first is the schedule's first firing after now, or false when there is
-// none. A one-time schedule whose time has passed fires at once, so no
-// accepted schedule is silently skipped.
+// none. A one-time schedule whose time has passed is still due at that time:
+// it fires at once (with its own time as <aws.scheduler.scheduled-time>),
+// so no accepted schedule is silently skipped.
 func (e expression) first(w window, now time.Time) (time.Time, bool) {
 	if e.oneTime() {
-		if e.at.Before(now) {
-			return now, true
-		}
 		return e.at, true
 	}
 	if e.rate > 0 {
