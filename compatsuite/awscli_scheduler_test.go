@@ -1,10 +1,8 @@
 package compatsuite
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
@@ -17,8 +15,8 @@ import (
 )
 
 // runSchedulerCLI drives `aws scheduler` through a schedule's life: a
-// group, a rate(5 minutes) schedule with an SQS target in the SQS server,
-// ten minutes of the emulator's virtual clock (two messages), and the
+// group, a rate(5 minutes) schedule with an SQS target in the SQS server, a
+// one-time schedule that fires into that queue and deletes itself, and the
 // teardown. Each step is a row "aws-cli › scheduler <command>".
 func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 	group := fmt.Sprintf("compat-cli-%d", time.Now().UnixNano())
@@ -74,30 +72,29 @@ func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 				t.Errorf("Schedules = %+v, want just %s", out.Schedules, name)
 			}
 		}},
-		{"scheduler schedule fires", func(t *testing.T) {
-			advanceClock(t, emu, "10m")
-			got := 0
-			for got < 2 {
-				msgs, err := sqsClient.ReceiveMessage(t.Context(), &sqs.ReceiveMessageInput{
-					QueueUrl: &queueURL, MaxNumberOfMessages: 10, WaitTimeSeconds: 5,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(msgs.Messages) == 0 {
-					break
-				}
-				for _, m := range msgs.Messages {
-					var body struct{ Run string }
-					if err := json.Unmarshal([]byte(aws.ToString(m.Body)), &body); err != nil || body.Run == "" {
-						t.Errorf("message body %q", aws.ToString(m.Body))
-					}
-				}
-				got += len(msgs.Messages)
+		{"scheduler create-schedule at()", func(t *testing.T) {
+			// A one-time schedule whose time has passed fires at once, and
+			// ActionAfterCompletion DELETE removes it afterwards: no clock
+			// needs to move, so the JS suite running beside this one is
+			// undisturbed.
+			var out struct{ ScheduleArn string }
+			c.json(t, &out, "scheduler", "create-schedule", "--name", "once", "--group-name", group,
+				"--schedule-expression", "at(2026-01-01T00:00:00)", "--action-after-completion", "DELETE",
+				"--flexible-time-window", "Mode=OFF", "--target", target())
+			msgs, err := sqsClient.ReceiveMessage(t.Context(), &sqs.ReceiveMessageInput{
+				QueueUrl: &queueURL, MaxNumberOfMessages: 10, WaitTimeSeconds: 10,
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got != 2 {
-				t.Fatalf("ten minutes of rate(5 minutes) sent %d messages, want 2", got)
+			if len(msgs.Messages) != 1 {
+				t.Fatalf("the at() schedule sent %d messages, want 1", len(msgs.Messages))
 			}
+			var body struct{ Run string }
+			if err := json.Unmarshal([]byte(aws.ToString(msgs.Messages[0].Body)), &body); err != nil || body.Run != "2026-01-01T00:00:00Z" {
+				t.Errorf("message body %q, want the scheduled time filled in", aws.ToString(msgs.Messages[0].Body))
+			}
+			c.fails(t, "ResourceNotFoundException", "scheduler", "get-schedule", "--name", "once", "--group-name", group)
 		}},
 		{"scheduler update-schedule", func(t *testing.T) {
 			var out struct{ ScheduleArn string }
@@ -152,17 +149,4 @@ func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 		rows = append(rows, row{SDK: awsCLI, Operation: s.op, Status: statusTested})
 	}
 	return rows
-}
-
-// advanceClock moves the binary's virtual clock through the inspection API.
-func advanceClock(t *testing.T, emu *emulator, by string) {
-	t.Helper()
-	resp, err := http.Post(emu.http+"/_emulator/clock/advance", "application/json", bytes.NewBufferString(`{"by":"`+by+`"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("advancing the clock by %s: %s", by, resp.Status)
-	}
 }
