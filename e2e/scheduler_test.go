@@ -14,6 +14,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
+	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -157,5 +158,44 @@ func TestSchedulerEventBridgeTargetMeetsTheBusRules(t *testing.T) {
 	if err := json.Unmarshal([]byte(msgs[0].Body), &env); err != nil || env.Source != "my.scheduler" || env.DetailType != "Nightly" ||
 		env.Detail["run"] == "" || len(env.Resources) != 1 {
 		t.Fatalf("event %s (%v)", msgs[0].Body, err)
+	}
+}
+
+// TestSchedulerRealSQSAgainstBinary: with --sqs-endpoint, a schedule's
+// target queue and dead-letter queue are real SQS queues; a target queue
+// that does not exist is not retried and its dead letter says what SQS
+// says.
+func TestSchedulerRealSQSAgainstBinary(t *testing.T) {
+	t.Parallel()
+	endpoint := testenv.SQSEndpoint(t)
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--sqs-endpoint", endpoint)
+	emu := testkit.Connect(t, proc.Endpoints["http"])
+	ctx := context.Background()
+	q := newSQS(t, endpoint)
+	jobs, dlq := q.create(t, "sched-jobs"), q.create(t, "sched-dlq")
+	missing := jobs.arn + "-never-created"
+	sch := emu.Scheduler()
+	for name, arn := range map[string]string{"to-jobs": jobs.arn, "to-missing": missing} {
+		if _, err := sch.CreateSchedule(ctx, &scheduler.CreateScheduleInput{
+			Name: aws.String(name), ScheduleExpression: aws.String("rate(1 minute)"), FlexibleTimeWindow: offWindow(),
+			Target: &schedtypes.Target{Arn: aws.String(arn), RoleArn: aws.String(schedulerRole), Input: aws.String(`{"n":"<aws.scheduler.attempt-number>"}`),
+				DeadLetterConfig: &schedtypes.DeadLetterConfig{Arn: aws.String(dlq.arn)}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	emu.Advance(time.Minute)
+	if got := q.receive(t, jobs, 1); *got[0].Body != `{"n":"1"}` {
+		t.Fatalf("target message %q", *got[0].Body)
+	}
+	dead := q.receive(t, dlq, 1)
+	attrs := map[string]string{}
+	for k, v := range dead[0].MessageAttributes {
+		attrs[k] = aws.ToString(v.StringValue)
+	}
+	if attrs["ERROR_CODE"] != "AWS.SimpleQueueService.NonExistentQueue" || attrs["ERROR_MESSAGE"] != "The specified queue does not exist." ||
+		attrs["RETRY_ATTEMPTS"] != "0" || attrs["TARGET_ARN"] != missing ||
+		attrs["SCHEDULE_ARN"] != "arn:aws:scheduler:us-east-1:000000000000:schedule/default/to-missing" {
+		t.Fatalf("dead-letter attributes %v", attrs)
 	}
 }
