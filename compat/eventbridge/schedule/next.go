@@ -93,9 +93,9 @@ func daysIn(y int, m time.Month) int {
 
 // NextIn is Next with the cron fields read as wall-clock time in loc, as
 // EventBridge Scheduler's ScheduleExpressionTimezone asks. Across daylight
-// saving a wall time that does not exist (spring forward) fires at the same
-// offset after the jump, as time.Date normalises it; a wall time that
-// happens twice (fall back) fires once, at its first occurrence.
+// saving a wall time that does not exist (spring forward) fires that long
+// after the jump (02:30 fires at 03:30); a wall time that happens twice
+// (fall back) fires once, at its first occurrence.
 func (c *Cron) NextIn(after time.Time, loc *time.Location) (time.Time, bool) {
 	if loc == nil || loc == time.UTC {
 		return c.Next(after)
@@ -110,6 +110,12 @@ func (c *Cron) NextIn(after time.Time, loc *time.Location) (time.Time, bool) {
 			return time.Time{}, false
 		}
 		at := time.Date(next.Year(), next.Month(), next.Day(), next.Hour(), next.Minute(), 0, 0, loc)
+		if w := at.In(loc); w.Hour() != next.Hour() || w.Minute() != next.Minute() || w.Day() != next.Day() {
+			// A wall time the jump skips: time.Date may place it before the
+			// jump; move it past by the gap, so 02:30 becomes 03:30.
+			got := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), 0, 0, time.UTC)
+			at = at.Add(next.Sub(got))
+		}
 		if at.After(after) {
 			return at, true
 		}
