@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler"
@@ -197,5 +198,57 @@ func TestSchedulerRealSQSAgainstBinary(t *testing.T) {
 		attrs["RETRY_ATTEMPTS"] != "0" || attrs["TARGET_ARN"] != missing ||
 		attrs["SCHEDULE_ARN"] != "arn:aws:scheduler:us-east-1:000000000000:schedule/default/to-missing" {
 		t.Fatalf("dead-letter attributes %v", attrs)
+	}
+}
+
+// TestSchedulerCrossAccountBusTarget: a schedule's event bus target in
+// another account is refused (AccessDeniedException, not retried, into the
+// DLQ) until that bus's policy lets the schedule's account in.
+func TestSchedulerCrossAccountBusTarget(t *testing.T) {
+	t.Parallel()
+	emu := testkit.Start(t)
+	ctx := context.Background()
+	cfg := emu.AWSConfig()
+	cfg.Credentials = credentials.NewStaticCredentialsProvider("111122223333", "secret", "")
+	other := eventbridge.NewFromConfig(cfg)
+	inbox := "arn:aws:sqs:us-east-1:111122223333:inbox"
+	dlq := "arn:aws:sqs:us-east-1:000000000000:sched-dlq"
+	if _, err := other.PutRule(ctx, &eventbridge.PutRuleInput{Name: aws.String("in"), EventPattern: aws.String(`{"source":["my.scheduler"]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.PutTargets(ctx, &eventbridge.PutTargetsInput{Rule: aws.String("in"), Targets: []ebtypes.Target{{Id: aws.String("q"), Arn: aws.String(inbox)}}}); err != nil {
+		t.Fatal(err)
+	}
+	create := func(name string) {
+		t.Helper()
+		if _, err := emu.Scheduler().CreateSchedule(ctx, &scheduler.CreateScheduleInput{
+			Name: aws.String(name), ScheduleExpression: aws.String("at(2020-01-01T00:00:00)"), FlexibleTimeWindow: offWindow(),
+			Target: &schedtypes.Target{Arn: aws.String("arn:aws:events:us-east-1:111122223333:event-bus/default"), RoleArn: aws.String(schedulerRole),
+				EventBridgeParameters: &schedtypes.EventBridgeParameters{Source: aws.String("my.scheduler"), DetailType: aws.String("Tick")},
+				DeadLetterConfig:      &schedtypes.DeadLetterConfig{Arn: aws.String(dlq)}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create("refused")
+	emu.Settle()
+	dead := emu.SQSMessages(dlq)
+	if len(dead) != 1 {
+		t.Fatalf("%d dead letters, want 1", len(dead))
+	}
+	for _, a := range dead[0].Attributes {
+		if (a.Name == "ERROR_CODE" && a.Value != "AccessDeniedException") || (a.Name == "RETRY_ATTEMPTS" && a.Value != "0") {
+			t.Fatalf("dead-letter attributes %+v", dead[0].Attributes)
+		}
+	}
+	if _, err := other.PutPermission(ctx, &eventbridge.PutPermissionInput{
+		Action: aws.String("events:PutEvents"), Principal: aws.String(testkit.AWSAccount), StatementId: aws.String("scheduler"),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	create("allowed")
+	emu.Settle()
+	if n := len(emu.SQSMessages(inbox)); n != 1 {
+		t.Fatalf("the other account's rule got %d events, want 1", n)
 	}
 }

@@ -19,13 +19,15 @@ func (s *Server) newSchedulerFace(eb *eventbridge.Service, sqs engine.Sink) *sch
 		SQS:    sqs,
 		PutEvent: func(ctx context.Context, busArn string, ev scheduler.BusEvent) error {
 			err := eb.Inject(ctx, busArn, eventbridge.InjectedEvent{
-				Source: ev.Source, DetailType: ev.DetailType, Detail: ev.Detail, Resources: ev.Resources, Time: ev.Time,
+				Account: ev.Account, Source: ev.Source, DetailType: ev.DetailType, Detail: ev.Detail, Resources: ev.Resources, Time: ev.Time,
 			})
 			switch {
 			case errors.Is(err, targets.ErrBusNotFound):
 				return scheduler.ErrBusNotFound
 			case errors.Is(err, targets.ErrNotAnEvent):
 				return scheduler.ErrBadEvent
+			case errors.Is(err, targets.ErrNotAuthorized):
+				return scheduler.ErrNotAuthorized
 			}
 			return err
 		},

@@ -13,6 +13,9 @@ import (
 // InjectedEvent is an event another AWS service puts on a bus on its
 // caller's behalf, as EventBridge Scheduler's EventBridge targets do.
 type InjectedEvent struct {
+	// Account is the account putting the event; a bus of another account
+	// takes it only when its resource policy allows that account.
+	Account            string
 	Source, DetailType string
 	// Detail must be a JSON object.
 	Detail    []byte
@@ -22,7 +25,9 @@ type InjectedEvent struct {
 
 // Inject puts ev on the bus busArn, where the bus's rules meet it as they
 // meet a PutEvents entry. It fails with targets.ErrBusNotFound when the bus
-// does not exist and targets.ErrNotAnEvent when Detail is not an object.
+// does not exist, targets.ErrNotAnEvent when Detail is not an object, and
+// targets.ErrNotAuthorized when the bus belongs to another account whose
+// policy does not let ev.Account in.
 func (s *Service) Inject(_ context.Context, busArn string, ev InjectedEvent) error {
 	key, name, ok := parseBusArn(busArn)
 	if !ok {
@@ -38,6 +43,10 @@ func (s *Service) Inject(_ context.Context, busArn string, ev InjectedEvent) err
 	if !ok {
 		s.mu.Unlock()
 		return fmt.Errorf("%w: %s", targets.ErrBusNotFound, busArn)
+	}
+	if ev.Account != "" && ev.Account != key.account && !b.allowsPutEvents(ev.Account) {
+		s.mu.Unlock()
+		return fmt.Errorf("%w: account %s on %s", targets.ErrNotAuthorized, ev.Account, busArn)
 	}
 	now := s.clock.Now()
 	at := ev.Time

@@ -72,3 +72,39 @@ func TestCrossAccountPutEventsFollowsTheBusPolicy(t *testing.T) {
 		t.Fatalf("the bus's rule got %d events, want the owner's, the friend's and anyone's: %v", len(sources), sources)
 	}
 }
+
+// A rule target that forwards into another account's bus needs that bus's
+// policy to allow the rule's account; otherwise the hop fails with
+// NO_PERMISSIONS, is not retried, and reaches the target's dead-letter queue.
+func TestCrossAccountBusTargetFollowsThePolicy(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	c := ctx(t)
+	other := h.clientFor("111122223333", region)
+	queue := "arn:aws:sqs:us-east-1:111122223333:inbox"
+	sharedArn := aws.ToString(must[*ebsdk.CreateEventBusOutput](t)(other.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("shared")})).EventBusArn)
+	must[*ebsdk.PutRuleOutput](t)(other.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String("in"), EventBusName: aws.String("shared"), EventPattern: aws.String(orderPattern)}))
+	must[*ebsdk.PutTargetsOutput](t)(other.PutTargets(c, &ebsdk.PutTargetsInput{Rule: aws.String("in"), EventBusName: aws.String("shared"),
+		Targets: []types.Target{{Id: aws.String("q"), Arn: aws.String(queue)}}}))
+	putRule(t, h, "out", "", orderPattern)
+	putTargets(t, h, "out", types.Target{Id: aws.String("hop"), Arn: aws.String(sharedArn), DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
+
+	putEvent(t, h, entry(`{"n":1}`))
+	h.settle()
+	dlq := h.sqs.Messages(dlqArn)
+	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "NO_PERMISSIONS" || attributes(dlq[0])["RETRY_ATTEMPTS"] != "0" {
+		t.Fatalf("hop without a policy: dead letters %+v", dlq)
+	}
+	if n := len(h.sqs.Messages(queue)); n != 0 {
+		t.Fatalf("the other account's rule got %d events without a policy", n)
+	}
+
+	must[*ebsdk.PutPermissionOutput](t)(other.PutPermission(c, &ebsdk.PutPermissionInput{
+		EventBusName: aws.String("shared"), Action: aws.String("events:PutEvents"), Principal: aws.String(account), StatementId: aws.String("a"),
+	}))
+	putEvent(t, h, entry(`{"n":2}`))
+	h.settle()
+	if n := len(h.sqs.Messages(queue)); n != 1 {
+		t.Fatalf("with the policy, the other account's rule got %d events, want 1", n)
+	}
+}

@@ -28,8 +28,9 @@ type BusEvent struct {
 // Errors Config.PutEvent returns; others count as a failed invocation
 // worth retrying.
 var (
-	ErrBusNotFound = errBus("event bus does not exist")
-	ErrBadEvent    = errBus("the event is not valid")
+	ErrBusNotFound   = errBus("event bus does not exist")
+	ErrBadEvent      = errBus("the event is not valid")
+	ErrNotAuthorized = errBus("the bus's resource policy does not allow the schedule's account")
 )
 
 type errBus string

@@ -144,6 +144,9 @@ func (d *destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Out
 		case errors.Is(err, ErrBusNotFound):
 			o.Name, o.Message = errNotFound, fmt.Sprintf("Event bus %s does not exist.", d.arn)
 			return o
+		case errors.Is(err, ErrNotAuthorized):
+			o.Name, o.Message = errAccessDenied, fmt.Sprintf("The resource policy of event bus %s does not allow account %s to put events on it.", d.arn, d.account)
+			return o
 		case errors.Is(err, ErrBadEvent):
 			o.Name, o.Message = errValidation, "The event could not be put on the bus: "+err.Error()
 			return o
