@@ -74,6 +74,9 @@ func TestCompatibility(t *testing.T) {
 		t.Run("aws-cli", func(t *testing.T) {
 			t.Parallel()
 			cli, cliRan = runAWSCLI(t, emu)
+			if cliRan && emu.eventBridge {
+				cli = append(cli, runSchedulerCLI(t, emu)...)
+			}
 		})
 		t.Run("go-sdk-live-tests", func(t *testing.T) {
 			t.Parallel()

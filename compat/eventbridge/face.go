@@ -7,6 +7,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
+	"github.com/gridbridge/gridbridge/compat/scheduler"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -29,8 +30,9 @@ type FaceConfig struct {
 // (Service) and event buses v2, sharing one SQS, with their inspection
 // routes.
 type Face struct {
-	classic *Service
-	v2      *eventsv2.Service
+	classic   *Service
+	v2        *eventsv2.Service
+	scheduler *scheduler.Service
 	// memorySQS holds SQS messages when no SQS endpoint is configured;
 	// nil otherwise.
 	memorySQS   *MemorySQS
@@ -51,13 +53,16 @@ func NewFace(cfg FaceConfig) *Face {
 		sqs = f.memorySQS
 	}
 	f.v2 = eventsv2.New(eventsv2.Config{Engine: cfg.Engine, SQS: sqs, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
+	f.scheduler = newScheduler(cfg, classic, sqs)
 	return f
 }
 
-// Register mounts the classic API and the bus-v2 API on r.
+// Register mounts the classic API, the bus-v2 API and EventBridge
+// Scheduler's REST API on r.
 func (f *Face) Register(r *mux.Router) {
 	f.classic.Register(r)
 	f.v2.Register(r)
+	f.scheduler.Register(r)
 }
 
 // Reset forgets every bus, rule, target and subscriber, and what the
@@ -65,4 +70,5 @@ func (f *Face) Register(r *mux.Router) {
 func (f *Face) Reset() {
 	f.classic.Reset()
 	f.v2.Reset()
+	f.scheduler.Reset()
 }

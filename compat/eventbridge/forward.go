@@ -41,6 +41,14 @@ func (s *Service) forward(_ context.Context, busArn string, it *engine.Item) err
 		s.mu.Unlock()
 		return fmt.Errorf("%w (its path: %v)", targets.ErrLoop, hops)
 	}
+	if len(hops) > 0 {
+		// A hop into another account needs that bus's policy to allow the
+		// account of the bus the event comes from.
+		if from, _, ok := parseBusArn(hops[len(hops)-1]); ok && from.account != key.account && !b.allowsPutEvents(from.account) {
+			s.mu.Unlock()
+			return fmt.Errorf("%w: account %s on %s", targets.ErrNotAuthorized, from.account, b.arn)
+		}
+	}
 	now := s.clock.Now()
 	if env.ID == "" {
 		env.ID = uuid.NewString()

@@ -77,6 +77,7 @@ func (s *Service) createApiDestination(_ *call, in *apiDestinationInput, t *tena
 		d.state = apiDestActive
 	}
 	t.apiDestinations[d.name] = d
+	s.pacers.set(d.arn, d.rateLimit)
 	return d.stateOutput(), nil
 }
 
@@ -123,6 +124,7 @@ func (s *Service) updateApiDestination(c *call, in *apiDestinationInput, d *apiD
 	}
 	if in.InvocationRateLimitPerSecond != nil {
 		d.rateLimit = *in.InvocationRateLimitPerSecond
+		s.pacers.set(d.arn, d.rateLimit)
 	}
 	if in.Description != nil {
 		d.description = in.Description
@@ -133,5 +135,6 @@ func (s *Service) updateApiDestination(c *call, in *apiDestinationInput, d *apiD
 
 func (s *Service) deleteApiDestination(c *call, _ *apiDestinationInput, d *apiDestination) (any, error) {
 	delete(s.callerTenantLocked(c).apiDestinations, d.name)
+	s.pacers.remove(d.arn)
 	return nil, nil
 }

@@ -86,6 +86,12 @@ func (s *Service) putEvents(c *call) (any, error) {
 			})
 			continue
 		}
+		if t.key.account != c.caller.Account && !b.allowsPutEvents(c.caller.Account) {
+			code, msg := accessDenied(c.caller.Account, b.arn)
+			out.Entries[i] = putEventsResultEntry{ErrorCode: ptr(code), ErrorMessage: ptr(msg)}
+			out.FailedEntryCount++
+			continue
+		}
 		env.Account, env.Region = t.key.account, t.key.region
 		if env.Time.IsZero() {
 			env.Time = now

@@ -8,8 +8,8 @@ import (
 )
 
 // policyStatement is one statement of a bus's resource policy, built by
-// PutPermission. GridBridge stores the policy for DescribeEventBus; it does
-// not enforce it.
+// PutPermission. GridBridge stores the policy for DescribeEventBus and
+// enforces it for other accounts' PutEvents (policy_eval.go).
 type policyStatement struct {
 	Sid       string          `json:"Sid"`
 	Effect    string          `json:"Effect"`

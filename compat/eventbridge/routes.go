@@ -83,6 +83,9 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 		ResponseTimeout: timeout,
 		NameFault:       retry.CodeForStatus,
 	}
+	if tg.kind == targets.APIDestination {
+		route.Pace = s.pace(tg.arn())
+	}
 	if tg.kind == targets.SQS && targets.IsFIFOQueue(tg.arn()) {
 		// One send at a time keeps a FIFO queue in the order PutEvents
 		// accepted the events.

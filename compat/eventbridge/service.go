@@ -44,6 +44,8 @@ type Service struct {
 	tenants map[tenantKey]*tenant
 	// generation changes on Reset, so timers armed before it do nothing.
 	generation uint64
+	// pacers hold API destinations' invocation rate limits.
+	pacers *pacers
 }
 
 // maxRequestBody bounds a request body. PutEvents carries at most 256 KB of
@@ -59,6 +61,7 @@ func New(cfg Config) *Service {
 		http:    cfg.HTTPClient,
 		tenants: make(map[tenantKey]*tenant),
 		ops:     operations(),
+		pacers:  newPacers(),
 	}
 	if s.sqs == nil {
 		s.memSQS = NewMemorySQS()
@@ -99,6 +102,7 @@ func (s *Service) Reset() {
 	}
 	s.tenants = make(map[tenantKey]*tenant)
 	s.generation++
+	s.pacers.clear()
 	s.mu.Unlock()
 	for _, id := range routes {
 		s.engine.RemoveRoute(id, "Reset")

@@ -195,6 +195,11 @@ func (e *Engine) dispatch(rs *routeState) {
 		limit = defaultConcurrency
 	}
 	for len(rs.pending) > 0 && rs.inflight < limit {
+		if wait := paced(rs.route, now); wait > 0 {
+			// Over the rate: the rest waits on the clock, still queued.
+			e.scheduleDispatchLocked(rs, wait)
+			return
+		}
 		b := &Batch{Items: takeBatch(&rs.pending, rs.route)}
 		rs.inflight++
 		e.clock.Go(func() { e.attempt(rs, b, true) })
@@ -430,6 +435,11 @@ func (e *Engine) retryDue(rs *routeState, b *Batch) {
 		e.mu.Unlock()
 		return
 	}
+	if wait := paced(route, now); wait > 0 {
+		rs.retries[b] = e.clock.AfterFunc(wait, func() { e.retryDue(rs, b) })
+		e.mu.Unlock()
+		return
+	}
 	e.mu.Unlock()
 
 	d := route.Retry.BeforeRetry(b, now)
@@ -565,6 +575,14 @@ func (e *Engine) Reset() {
 	e.mu.Unlock()
 	e.faults.Clear()
 	e.journal.Reset()
+}
+
+// paced asks the route's Pace, if any, how long its next attempt waits.
+func paced(r *Route, now time.Time) time.Duration {
+	if r.Pace == nil {
+		return 0
+	}
+	return r.Pace(now)
 }
 
 func itemIDs(items []*Item) []string {

@@ -164,4 +164,10 @@ type Route struct {
 	// NameFault names the outcome of an injected fault with this status
 	// when the fault rule gives no name.
 	NameFault func(status int) string
+	// Pace, when set, spaces the route's attempts on the clock: it is asked
+	// before each attempt, first or retry, and answers how long the attempt
+	// must wait (0 means go now, and the slot is taken). Routes sharing a
+	// rate limit share one Pace (EventBridge's InvocationRateLimitPerSecond).
+	// It is called with the engine's lock held and must not call back in.
+	Pace func(now time.Time) time.Duration
 }

@@ -10,7 +10,8 @@ import (
 // (each followed by its event subscriptions), then namespaces (each with
 // its topics and their subscriptions), then EventBridge buses (each with
 // its rules, each rule followed by its targets), then event buses v2 (each
-// followed by its subscribers).
+// followed by its subscribers), then Scheduler's schedule groups (each
+// followed by its schedules, after the buses their targets may name).
 //
 // It stops at the first request the emulator refuses, returning an
 // *APIError that names the resource, where the file declares it, and the
@@ -39,6 +40,11 @@ func (f *File) Apply(ctx context.Context, h http.Handler) error {
 		}
 		for _, b := range eb.V2Buses {
 			if err := a.v2Bus(eb, b); err != nil {
+				return err
+			}
+		}
+		for _, g := range eb.ScheduleGroups {
+			if err := a.scheduleGroup(eb, g); err != nil {
 				return err
 			}
 		}

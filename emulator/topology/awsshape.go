@@ -32,6 +32,7 @@ const (
 	structMember                // a structure of the given shape
 	structListMember            // a list of structures of the given shape
 	rawMember                   // sent as written (ECS, Batch, … parameters)
+	inputMember                 // text sent as written, or a mapping or list sent as its JSON text (Scheduler's Input)
 )
 
 func lowerFirst(s string) string {
@@ -127,6 +128,13 @@ func (d *decoder) awsMember(o *object, field string, m member) json.RawMessage {
 	case rawMember:
 		raw, _ := d.toJSON(o.value(field), path, line)
 		return raw
+	case inputMember:
+		if n := o.value(field); n != nil && n.Kind == yaml.ScalarNode {
+			return json.RawMessage(quoteJSON(n.Value))
+		}
+		if raw, ok := d.toJSON(o.value(field), path, line); ok {
+			return json.RawMessage(quoteJSON(string(raw)))
+		}
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ const defaultBus = "default"
 const maxTargetsPerRule = 5
 
 func (d *decoder) eventBridge(top *object) *EventBridge {
-	sec := top.mapping("eventbridge", []string{"region", "account", "buses", "v2"}, false)
+	sec := top.mapping("eventbridge", []string{"region", "account", "buses", "v2", "scheduler"}, false)
 	if sec == nil {
 		return nil
 	}
@@ -37,6 +37,7 @@ func (d *decoder) eventBridge(top *object) *EventBridge {
 	if v2 := sec.mapping("v2", []string{"buses"}, false); v2 != nil {
 		eb.V2Buses = d.v2Buses(v2)
 	}
+	eb.ScheduleGroups = d.scheduler(sec)
 	return eb
 }
 

@@ -85,6 +85,22 @@
 //	            filterConfiguration: { filters: [{ scope: EVENT, pattern: { source: [shop] } }] }
 //	            retryPolicy: { maxRetryAttempts: 3 }
 //	            onFailureConfiguration: { arn: "arn:aws:sqs:us-east-1:000000000000:billing-dlq" }
+//	  scheduler:                            # EventBridge Scheduler, created after the buses
+//	    groups:
+//	      - name: nightly-jobs              # "default" is allowed: it exists and is not created
+//	        tags: { team: data }
+//	        schedules:
+//	          - name: compact
+//	            # CreateSchedule members, camelCase or PascalCase; GroupName is filled in,
+//	            # flexibleTimeWindow defaults to { mode: OFF }.
+//	            scheduleExpression: cron(0 2 * * ? *)   # at(…), rate(…) or cron(…)
+//	            scheduleExpressionTimezone: Europe/Paris
+//	            target:
+//	              arn: arn:aws:sqs:us-east-1:000000000000:jobs
+//	              roleArn: arn:aws:iam::000000000000:role/scheduler
+//	              input: { job: compact }   # a mapping (sent as JSON text) or text
+//	              retryPolicy: { maximumRetryAttempts: 3 }
+//	              deadLetterConfig: { arn: "arn:aws:sqs:us-east-1:000000000000:jobs-dlq" }
 //
 // JSON files have the same structure. YAML anchors, aliases and merge keys
 // (<<) work; a key written twice is an error.

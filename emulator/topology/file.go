@@ -115,6 +115,8 @@ type EventBridge struct {
 	Account string
 	Buses   []Bus
 	V2Buses []V2Bus
+	// ScheduleGroups are EventBridge Scheduler's groups and schedules.
+	ScheduleGroups []ScheduleGroup
 }
 
 // Bus is a classic event bus; "default" exists already and is not created.
@@ -162,5 +164,23 @@ type Subscriber struct {
 	Name string
 	// Members are the CreateSubscriber members as the API names them, Name
 	// included; Apply adds EventBusArn.
+	Members map[string]json.RawMessage
+}
+
+// ScheduleGroup is an EventBridge Scheduler schedule group; "default"
+// exists already and is not created.
+type ScheduleGroup struct {
+	Source
+	Name      string
+	Tags      json.RawMessage // a JSON object of text, or nil
+	Schedules []Schedule
+}
+
+// Schedule is a schedule of a group.
+type Schedule struct {
+	Source
+	Name string
+	// Members are the CreateSchedule members as the API names them,
+	// without Name; Apply adds GroupName.
 	Members map[string]json.RawMessage
 }

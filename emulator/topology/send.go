@@ -57,7 +57,8 @@ func (a *applier) refused(src Source, resource, operation string, ans answer) *A
 }
 
 // errorOf reads an error answer in any of the shapes GridBridge uses: ARM's
-// {"error":{"code","message"}}, AWS's {"__type","message"}, or plain text.
+// {"error":{"code","message"}}, AWS's {"__type","message"}, REST-JSON's
+// X-Amzn-ErrorType with {"Message"}, or plain text.
 func errorOf(ans answer) (code, message string) {
 	var body struct {
 		Error *struct {
@@ -72,6 +73,9 @@ func errorOf(ans answer) (code, message string) {
 		switch {
 		case body.Error != nil:
 			return body.Error.Code, body.Error.Message
+		case body.Type == "" && ans.header.Get("X-Amzn-ErrorType") != "" && body.Message+body.MessageAlt != "":
+			// REST-JSON (EventBridge Scheduler): the code is in the header.
+			return ans.header.Get("X-Amzn-ErrorType"), body.Message + body.MessageAlt
 		case body.Type != "":
 			_, short, _ := strings.Cut(body.Type, "#")
 			if short == "" {

@@ -90,3 +90,35 @@ func nearestWeekday(y int, m time.Month, n, last int) int {
 func daysIn(y int, m time.Month) int {
 	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
+
+// NextIn is Next with the cron fields read as wall-clock time in loc, as
+// EventBridge Scheduler's ScheduleExpressionTimezone asks. Across daylight
+// saving a wall time that does not exist (spring forward) fires that long
+// after the jump (02:30 fires at 03:30); a wall time that happens twice
+// (fall back) fires once, at its first occurrence.
+func (c *Cron) NextIn(after time.Time, loc *time.Location) (time.Time, bool) {
+	if loc == nil || loc == time.UTC {
+		return c.Next(after)
+	}
+	// Search on a UTC "shadow" of the wall clock, then map each wall-clock
+	// answer back into loc; skip answers the fall-back hour puts behind.
+	w := after.In(loc)
+	shadow := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), time.UTC)
+	for {
+		next, ok := c.Next(shadow)
+		if !ok {
+			return time.Time{}, false
+		}
+		at := time.Date(next.Year(), next.Month(), next.Day(), next.Hour(), next.Minute(), 0, 0, loc)
+		if w := at.In(loc); w.Hour() != next.Hour() || w.Minute() != next.Minute() || w.Day() != next.Day() {
+			// A wall time the jump skips: time.Date may place it before the
+			// jump; move it past by the gap, so 02:30 becomes 03:30.
+			got := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), 0, 0, time.UTC)
+			at = at.Add(next.Sub(got))
+		}
+		if at.After(after) {
+			return at, true
+		}
+		shadow = next
+	}
+}

@@ -16,6 +16,9 @@ var (
 	ErrBusNotFound = errors.New("event bus does not exist")
 	// ErrNotAnEvent: the target's input is not an event a bus can accept.
 	ErrNotAnEvent = errors.New("the target input is not an event: it needs source, detail-type and an object detail")
+	// ErrNotAuthorized is a hop into another account's bus whose resource
+	// policy does not let the sending account put events on it.
+	ErrNotAuthorized = errors.New("the bus's resource policy does not allow the sending account to put events on it")
 )
 
 // Forward sends each event on to another event bus, where that bus's rules
@@ -42,6 +45,8 @@ func (f Forward) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome 
 			o.Name = retry.CodeNoResource
 		case errors.Is(err, ErrNotAnEvent):
 			o.Name = retry.CodeInvalidJSON
+		case errors.Is(err, ErrNotAuthorized):
+			o.Name = retry.CodeNoPermissions
 		default:
 			o.Name = retry.CodeInternalError
 		}

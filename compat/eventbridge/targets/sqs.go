@@ -3,7 +3,6 @@ package targets
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
@@ -41,22 +40,30 @@ func (q Queue) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
 	}
 }
 
+// sqsNonExistentQueue is SQS's answer for a queue that does not exist, as
+// EventBridge passes it on (the Java SDK's rendering of the error).
+const sqsNonExistentQueue = "The specified queue does not exist or you do not have access to it. " +
+	"(Service: AmazonSQS; Status Code: 400; Error Code: AWS.SimpleQueueService.NonExistentQueue)"
+
 func sinkFailure(queueArn string, err error, body []byte) engine.Outcome {
 	o := engine.Outcome{
 		Destination: queueArn,
 		Request:     &engine.RecordedRequest{Method: "SendMessage", URL: queueArn, Body: body},
 	}
+	// The messages say what SQS would say; the sink's own error text
+	// (sqssink: …, a Go network error) names GridBridge's plumbing, not the
+	// cloud, and stays out of the dead-letter record.
 	var netErr net.Error
 	switch {
 	case errors.Is(err, engine.ErrDestinationNotFound):
 		o.Name = retry.CodeNoResource
-		o.Message = fmt.Sprintf("SQS queue %s does not exist or cannot be reached by the rule: %v", queueArn, err)
+		o.Message = sqsNonExistentQueue
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, engine.ErrResponseTimeout):
-		o.Name, o.Message = retry.CodeTimeout, "Sending to the SQS queue timed out: "+err.Error()
+		o.Name, o.Message = retry.CodeTimeout, "Timed out sending the message to the SQS queue "+queueArn+"."
 	case errors.As(err, &netErr):
-		o.Name, o.Message = retry.CodeConnectionFailure, "Could not connect to SQS: "+err.Error()
+		o.Name, o.Message = retry.CodeConnectionFailure, "Unable to connect to SQS to send the message to "+queueArn+"."
 	default:
-		o.Name, o.Message = retry.CodeInternalError, "Sending to the SQS queue failed: "+err.Error()
+		o.Name, o.Message = retry.CodeInternalError, "SQS failed to accept the message for "+queueArn+"."
 	}
 	return o
 }

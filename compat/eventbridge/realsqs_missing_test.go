@@ -1,0 +1,62 @@
+package eventbridge_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/emulator/sinks/sqssink"
+	"github.com/gridbridge/gridbridge/internal/testenv"
+)
+
+// TestMissingQueueDeadLetterSaysWhatSQSSays: an SQS target whose queue
+// does not exist is not retried (NO_RESOURCE), and its dead letter's
+// ERROR_MESSAGE is SQS's own text, not GridBridge's sink error.
+func TestMissingQueueDeadLetterSaysWhatSQSSays(t *testing.T) {
+	t.Parallel()
+	endpoint := testenv.SQSEndpoint(t)
+	h := newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
+	c := ctx(t)
+	client := sqs.New(sqs.Options{
+		BaseEndpoint: aws.String(endpoint), Region: region, RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""),
+	})
+	suffix := fmt.Sprint(time.Now().UnixNano())
+	dlq := must[*sqs.CreateQueueOutput](t)(client.CreateQueue(c, &sqs.CreateQueueInput{QueueName: aws.String("gb-missing-dlq-" + suffix)}))
+	t.Cleanup(func() { _, _ = client.DeleteQueue(c, &sqs.DeleteQueueInput{QueueUrl: dlq.QueueUrl}) })
+	attrs := must[*sqs.GetQueueAttributesOutput](t)(client.GetQueueAttributes(c, &sqs.GetQueueAttributesInput{
+		QueueUrl: dlq.QueueUrl, AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn}}))
+	dlqArn := attrs.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
+	missing := strings.TrimSuffix(dlqArn, "gb-missing-dlq-"+suffix) + "gb-never-created-" + suffix
+
+	putRule(t, h, "r", "", orderPattern)
+	putTargets(t, h, "r", types.Target{Id: aws.String("gone"), Arn: aws.String(missing),
+		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
+	putEvent(t, h, entry(`{"n":1}`))
+	h.settle()
+	h.clock.Advance(time.Second)
+
+	out := must[*sqs.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqs.ReceiveMessageInput{
+		QueueUrl: dlq.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2, MessageAttributeNames: []string{"All"},
+	}))
+	if len(out.Messages) != 1 {
+		t.Fatalf("%d dead letters, want 1", len(out.Messages))
+	}
+	got := map[string]string{}
+	for name, v := range out.Messages[0].MessageAttributes {
+		got[name] = aws.ToString(v.StringValue)
+	}
+	want := "The specified queue does not exist or you do not have access to it. " +
+		"(Service: AmazonSQS; Status Code: 400; Error Code: AWS.SimpleQueueService.NonExistentQueue)"
+	if got["ERROR_CODE"] != "NO_RESOURCE" || got["ERROR_MESSAGE"] != want || got["RETRY_ATTEMPTS"] != "0" || got["TARGET_ARN"] != missing {
+		t.Fatalf("dead-letter attributes %v", got)
+	}
+}

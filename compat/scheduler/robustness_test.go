@@ -1,0 +1,39 @@
+package scheduler_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// Bad input gets a 4xx in Scheduler's shape, never a 5xx or a panic.
+func TestGarbageGetsClientErrors(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	bodies := []string{``, `null`, `[]`, `{`, `{"Target":"x"}`, `{"ScheduleExpression":5}`, `{"StartDate":"tomorrow"}`,
+		`{"FlexibleTimeWindow":{"Mode":"FLEXIBLE","MaximumWindowInMinutes":-1},"ScheduleExpression":"rate(1 minute)","Target":{"Arn":"arn:aws:sqs:us-east-1:123456789012:q","RoleArn":"` + role + `"}}`,
+		`{"Tags":[{"Key":null}]}`, `{"Tags":"x"}`}
+	paths := []struct{ method, path string }{
+		{http.MethodPost, "/schedules/x"}, {http.MethodPut, "/schedules/x"}, {http.MethodGet, "/schedules/x?groupName=" + strings.Repeat("g", 65)},
+		{http.MethodDelete, "/schedules/x"}, {http.MethodGet, "/schedules?MaxResults=0"}, {http.MethodGet, "/schedules?NextToken=%%%"},
+		{http.MethodGet, "/schedules?State=SOMETIMES"}, {http.MethodPost, "/schedule-groups/" + strings.Repeat("n", 65)},
+		{http.MethodDelete, "/schedule-groups/default"}, {http.MethodPost, "/tags/not-an-arn"},
+		{http.MethodDelete, "/tags/arn:aws:scheduler:us-east-1:123456789012:schedule-group%2Fdefault"},
+	}
+	for _, p := range paths {
+		for _, body := range bodies {
+			req, _ := http.NewRequest(p.method, h.server.URL+p.path, strings.NewReader(body))
+			resp, err := h.server.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode < 400 && p.method != http.MethodGet || resp.StatusCode >= 500 {
+				t.Errorf("%s %s %q: HTTP %d", p.method, p.path, body, resp.StatusCode)
+			}
+			if resp.StatusCode >= 400 && resp.Header.Get("X-Amzn-ErrorType") == "" {
+				t.Errorf("%s %s %q: HTTP %d without X-Amzn-ErrorType", p.method, p.path, body, resp.StatusCode)
+			}
+		}
+	}
+}

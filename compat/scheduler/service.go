@@ -1,0 +1,175 @@
+package scheduler
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// BusEvent is what an EventBridge target puts on a bus: Config.PutEvent
+// turns it into a PutEvents entry from the schedule's account.
+type BusEvent struct {
+	Account, Region    string
+	Source, DetailType string
+	Detail             []byte
+	Resources          []string
+	Time               time.Time
+}
+
+// Errors Config.PutEvent returns; others count as a failed invocation
+// worth retrying.
+var (
+	ErrBusNotFound   = errBus("event bus does not exist")
+	ErrBadEvent      = errBus("the event is not valid")
+	ErrNotAuthorized = errBus("the bus's resource policy does not allow the schedule's account")
+)
+
+type errBus string
+
+func (e errBus) Error() string { return string(e) }
+
+// Config wires the Scheduler face to the rest of GridBridge.
+type Config struct {
+	Engine *engine.Engine
+	// SQS receives SQS targets' messages and dead-letter records: the
+	// sink EventBridge uses (in memory, or --sqs-endpoint).
+	SQS engine.Sink
+	// PutEvent puts an EventBridge target's event on a bus, where the
+	// bus's rules meet it. Nil records EventBridge targets instead.
+	PutEvent func(ctx context.Context, busArn string, ev BusEvent) error
+	// Jitter spreads retry waits; Seed seeds it and places flexible-window
+	// invocations, so a run can be repeated.
+	Jitter bool
+	Seed   int64
+}
+
+// Service serves the Scheduler API and runs the schedules.
+type Service struct {
+	engine   *engine.Engine
+	clock    engine.Clock
+	sqs      engine.Sink
+	putEvent func(ctx context.Context, busArn string, ev BusEvent) error
+	jitter   bool
+	seed     int64
+
+	mu      sync.Mutex
+	tenants map[tenantKey]*tenant
+	// generation changes on Reset, so timers armed before it do nothing.
+	generation uint64
+	// routeSeq numbers routes, so a schedule created again under the same
+	// name never inherits the retries of its predecessor.
+	routeSeq uint64
+}
+
+// maxRequestBody bounds a request body; a schedule is a few KB at most
+// (Input is limited to 8,192 characters).
+const maxRequestBody = 1 << 20
+
+// New returns the Scheduler face over cfg.Engine.
+func New(cfg Config) *Service {
+	return &Service{
+		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, putEvent: cfg.PutEvent,
+		jitter: cfg.Jitter, seed: cfg.Seed, tenants: make(map[tenantKey]*tenant),
+	}
+}
+
+// Register mounts the REST paths of the Scheduler API. They share the
+// endpoint with the other faces, whose paths are /subscriptions/… (ARM) and
+// POST / (EventBridge's JSON 1.1), so the prefixes do not collide.
+func (s *Service) Register(r *mux.Router) {
+	handle := func(method, path string, op operation) {
+		r.Methods(method).Path(path).Handler(s.handler(op))
+	}
+	handle(http.MethodPost, "/schedules/{Name}", (*Service).createSchedule)
+	handle(http.MethodGet, "/schedules/{Name}", (*Service).getSchedule)
+	handle(http.MethodPut, "/schedules/{Name}", (*Service).updateSchedule)
+	handle(http.MethodDelete, "/schedules/{Name}", (*Service).deleteSchedule)
+	handle(http.MethodGet, "/schedules", (*Service).listSchedules)
+	handle(http.MethodPost, "/schedule-groups/{Name}", (*Service).createGroup)
+	handle(http.MethodGet, "/schedule-groups/{Name}", (*Service).getGroup)
+	handle(http.MethodDelete, "/schedule-groups/{Name}", (*Service).deleteGroup)
+	handle(http.MethodGet, "/schedule-groups", (*Service).listGroups)
+	// A resource ARN holds slashes (schedule-group/name), escaped by the SDK.
+	handle(http.MethodGet, "/tags/{ResourceArn:.+}", (*Service).listTags)
+	handle(http.MethodPost, "/tags/{ResourceArn:.+}", (*Service).tagResource)
+	handle(http.MethodDelete, "/tags/{ResourceArn:.+}", (*Service).untagResource)
+}
+
+// Reset forgets every group and schedule and removes their routes.
+func (s *Service) Reset() {
+	s.mu.Lock()
+	var routes []string
+	for _, t := range s.tenants {
+		for _, g := range t.groups {
+			for _, sc := range g.schedules {
+				routes = append(routes, s.stopLocked(sc))
+			}
+		}
+	}
+	s.tenants = make(map[tenantKey]*tenant)
+	s.generation++
+	s.mu.Unlock()
+	for _, id := range routes {
+		s.engine.RemoveRoute(id, "Reset")
+	}
+}
+
+// call is one API request on its way through an operation.
+type call struct {
+	ctx    context.Context
+	caller awsjson.Caller
+	vars   map[string]string
+	query  map[string][]string
+	body   []byte
+}
+
+type operation func(s *Service, c *call) (any, *apiError)
+
+func (s *Service) handler(op operation) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requestID := uuid.NewString()
+		defer func() {
+			if p := recover(); p != nil {
+				writeError(w, requestID, &apiError{code: codeInternal, message: "GridBridge failed to handle the request.", status: http.StatusInternalServerError})
+			}
+		}()
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+		if err != nil || len(body) > maxRequestBody {
+			writeError(w, requestID, validation("The request body could not be read or is larger than %d bytes.", maxRequestBody))
+			return
+		}
+		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: body})
+		if apiErr != nil {
+			writeError(w, requestID, apiErr)
+			return
+		}
+		writeResult(w, requestID, result)
+	})
+}
+
+// decode reads the JSON body into v; an empty body is an empty object.
+func (c *call) decode(v any) *apiError {
+	if len(c.body) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(c.body, v); err != nil {
+		return validation("The request body is not valid JSON for this operation: %v", err)
+	}
+	return nil
+}
+
+func (c *call) param(name string) string {
+	if v := c.query[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
