@@ -13,7 +13,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/emulator/sinks/sqssink"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
