@@ -119,7 +119,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.ca = ca
-	s.journal = engine.NewJournal(opts.JournalCap)
+	s.journal = engine.NewJournalBytes(opts.JournalCap, opts.JournalMaxBytes)
 	s.engine = engine.New(s.clock, s.journal)
 	s.memory = engine.NewMemorySink()
 

@@ -321,18 +321,19 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 	}
 	b.LastOutcome = o
 
+	// The entry refers to the batch's items rather than copying their ids
+	// and bodies: the journal derives both on read (see journal_compact.go).
 	entry := Entry{
 		Time: now, Kind: KindAttempt, Route: route.ID, Labels: route.Labels,
-		EventIDs: b.EventIDs(), Attempt: a.Number, Outcome: o.Name, Status: o.Status,
-		Message: o.Message, Destination: o.Destination,
+		Attempt: a.Number, Outcome: o.Name, Status: o.Status,
+		Message: o.Message, Request: o.Request, Destination: o.Destination, items: b.Items,
 	}
-	entry.setRequest(o.Request, b)
 
 	if o.OK {
 		e.journal.Append(entry)
 		e.journal.Append(Entry{
 			Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
-			EventIDs: entry.EventIDs, Attempt: a.Number, Outcome: o.Name, Status: o.Status,
+			Attempt: a.Number, Outcome: o.Name, Status: o.Status, items: b.Items,
 		})
 		e.mu.Lock()
 		rs.inFlightEvents -= len(b.Items)
