@@ -49,6 +49,7 @@ func (s *Server) newFaces() ([]face, error) {
 		DeadLetterSink: sinks.blob,
 		HTTPClient:     client,
 	})
+	s.namespaces = ns
 	eb := eventbridge.New(eventbridge.Config{
 		Engine:     s.engine,
 		SQS:        sinks.sqs, // nil keeps SQS targets and DLQs in memory
