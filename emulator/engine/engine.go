@@ -456,9 +456,8 @@ func (e *Engine) endHold(rs *routeState) {
 	}
 	now := e.clock.Now()
 	if now.Before(rs.heldUntil) {
-		if len(rs.deferred) > 0 || len(rs.pending) > 0 {
-			rs.holdTimer = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.endHold(rs) })
-		}
+		// Extended meanwhile: the same hold, which ends later.
+		rs.holdTimer = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.endHold(rs) })
 		e.mu.Unlock()
 		return
 	}
