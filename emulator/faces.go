@@ -28,6 +28,10 @@ func (s *Server) newFaces() ([]face, error) {
 			Proxy: http.ProxyFromEnvironment,
 			// Local webhooks rarely have certificates a machine trusts.
 			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // an emulator's outgoing deliveries
+			// A route has up to 16 attempts in flight, often all to one
+			// host: keep their connections rather than redial for each
+			// attempt once a hold releases a backlog.
+			MaxIdleConnsPerHost: 64,
 		}}
 	}
 	eg := eventgrid.New(eventgrid.Config{
