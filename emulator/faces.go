@@ -18,6 +18,10 @@ func (s *Server) newFaces() ([]face, error) {
 			Proxy: http.ProxyFromEnvironment,
 			// Local webhooks rarely have certificates a machine trusts.
 			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // an emulator's outgoing deliveries
+			// A route has up to 16 attempts in flight, often all to one
+			// host: keep their connections rather than redial for each
+			// attempt once a hold releases a backlog.
+			MaxIdleConnsPerHost: 64,
 		}}
 	}
 	eg, err := eventgrid.NewFace(eventgrid.FaceConfig{
@@ -34,6 +38,7 @@ func (s *Server) newFaces() ([]face, error) {
 		return nil, err
 	}
 	s.storageAccounts = eg.StorageAccounts()
+	s.eventGrid = eg
 	eb := eventbridge.NewFace(eventbridge.FaceConfig{
 		Engine:      s.engine,
 		SQSEndpoint: s.opts.SQSEndpoint,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -219,7 +220,7 @@ func (s *Server) journalView(kind string) http.HandlerFunc {
 			return
 		}
 		st := s.journal.Stats()
-		page := JournalPage{Entries: make([]EntryView, len(entries)), Discarded: st.Discarded, LastSeq: st.Appended}
+		page := JournalPage{Entries: make([]EntryView, len(entries)), Discarded: st.Discarded, LastSeq: st.LastSeq}
 		for i, e := range entries {
 			page.Entries[i] = viewOf(e)
 		}
@@ -258,10 +259,13 @@ func (s *Server) waitForEntries(r *http.Request, f engine.Filter) ([]engine.Entr
 	return got, nil
 }
 
-// MetricsView is GET /_emulator/metrics.
+// MetricsView is GET /_emulator/metrics: the engine's routes (event
+// subscriptions, rule targets, push subscriptions, subscribers) and the
+// Event Grid namespaces' queue (pull) subscriptions.
 type MetricsView struct {
-	Journal engine.Stats          `json:"journal"`
-	Routes  []engine.RouteMetrics `json:"routes"`
+	Journal engine.Stats             `json:"journal"`
+	Routes  []engine.RouteMetrics    `json:"routes"`
+	Queues  []eventgrid.QueueMetrics `json:"queues"`
 }
 
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
@@ -283,6 +287,21 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		}
 		if match {
 			view.Routes = append(view.Routes, m)
+		}
+	}
+	view.Queues = []eventgrid.QueueMetrics{}
+	for _, m := range s.eventGrid.QueueMetrics() {
+		if f.Route != "" && m.Route != f.Route {
+			continue
+		}
+		match := true
+		for k, v := range f.Labels {
+			if m.Labels[k] != v {
+				match = false
+			}
+		}
+		if match {
+			view.Queues = append(view.Queues, m)
 		}
 	}
 	writeJSON(w, http.StatusOK, view)

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/entra"
+	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 )
@@ -40,6 +42,9 @@ type Server struct {
 	// storageAccounts name the accounts Event Grid's dead letters go to
 	// (GET /_emulator/info); empty means the in-memory default.
 	storageAccounts []string
+	// eventGrid lists namespace queue subscriptions' metrics beside the
+	// engine's routes.
+	eventGrid *eventgrid.Face
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server
@@ -123,7 +128,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.ca = ca
-	s.journal = engine.NewJournal(opts.JournalCap)
+	s.journal = engine.NewJournalBytes(opts.JournalCap, opts.JournalMaxBytes)
 	s.engine = engine.New(s.clock, s.journal)
 	s.engine.SetRecordSecrets(opts.RecordSecrets)
 	s.memory = engine.NewMemorySink()
@@ -247,6 +252,9 @@ func (s *Server) Reset() {
 	}
 	s.engine.Reset()
 	s.memory.Reset()
+	// A suite that resets between tests expects the memory of the last one
+	// back, not merely collectable some time later.
+	debug.FreeOSMemory()
 }
 
 // Close stops both listeners. Deliveries in flight are abandoned.

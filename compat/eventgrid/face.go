@@ -127,3 +127,10 @@ func blobDeadLetters(v SubscriptionView, sink engine.Sink) *engine.DeadLetterPol
 	b.DeliverySchema = v.DeliverySchema
 	return b.Policy(sink)
 }
+
+// QueueMetrics are one namespace queue (pull) subscription's counters.
+type QueueMetrics = namespaces.QueueMetrics
+
+// QueueMetrics lists every namespace queue subscription's counters, so a
+// pull subscription can be accounted for without the bounded journal.
+func (f *Face) QueueMetrics() []QueueMetrics { return f.namespaces.QueueMetrics() }

@@ -117,8 +117,11 @@ type Decision struct {
 type RetryPolicy interface {
 	// AfterFailure decides what follows a failed attempt.
 	AfterFailure(b *Batch, o Outcome, now time.Time) Decision
-	// BeforeRetry is asked when a scheduled retry comes due: Proceed, or
-	// give up (EG-14: TTL is checked only at the next scheduled attempt).
+	// BeforeRetry is asked whenever an attempt of b would be due: before
+	// its first attempt (b.Attempts is 0), when a retry comes due, and again
+	// when a hold that deferred it ends. Proceed, or give up (EG-14: TTL is
+	// checked only when the next attempt is due). The engine asks it with
+	// its lock held: it must be quick and must not call the engine.
 	BeforeRetry(b *Batch, now time.Time) Decision
 }
 
@@ -134,6 +137,11 @@ type DeadLetterPolicy struct {
 	// Build turns a batch that was given up into the writes to make. It is
 	// called once, when the batch is given up.
 	Build func(b *Batch, reason string, now time.Time) ([]DeadLetter, error)
+	// HandsOff says Build hands the events to the cloud face's own
+	// dead-lettering instead of returning writes: the face then reports how
+	// each ended with Engine.DeadLetterSettled, and until it does the events
+	// count as awaiting their dead letter.
+	HandsOff bool
 }
 
 // Route is one path events take to one destination: an event subscription,
