@@ -3,7 +3,6 @@ package eventgrid_test
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,17 +10,14 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
-	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // start is the cloud time every harness begins at.
@@ -55,13 +51,8 @@ func newHarness(t *testing.T, configure ...func(*eventgrid.Config)) *harness {
 // with a webhook that never answers keeps it short).
 func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*eventgrid.Config)) *harness {
 	t.Helper()
-	h := &harness{t: t, clock: engine.NewVirtualClock(start, settle)}
-	h.engine = engine.New(h.clock, engine.NewJournal(0))
-	router := mux.NewRouter()
-	h.tls = httptest.NewTLSServer(router)
-	t.Cleanup(h.tls.Close)
-	h.armSrv = httptest.NewServer(router)
-	t.Cleanup(h.armSrv.Close)
+	env := facetest.New(t, facetest.Options{Start: start, Settle: settle})
+	h := &harness{t: t, clock: env.Clock, engine: env.Engine, tls: env.ServeTLS(t), armSrv: env.ServeHTTP(t)}
 	cfg := eventgrid.Config{
 		Engine:           h.engine,
 		PublicTLSBaseURL: func() string { return h.tls.URL },
@@ -73,22 +64,8 @@ func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*e
 		c(&cfg)
 	}
 	h.svc = eventgrid.New(cfg)
-	h.svc.Register(router)
-
-	opts := &arm.ClientOptions{
-		ClientOptions: policy.ClientOptions{
-			Cloud: cloud.Configuration{
-				ActiveDirectoryAuthorityHost: "https://login.invalid/",
-				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
-					cloud.ResourceManager: {Endpoint: h.armSrv.URL, Audience: "https://management.core.windows.net/"},
-				},
-			},
-			InsecureAllowCredentialWithHTTP: true,
-			Retry:                           policy.RetryOptions{MaxRetries: -1},
-		},
-		DisableRPRegistration: true,
-	}
-	f, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, opts)
+	h.svc.Register(env.Router)
+	f, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, facetest.ARMOptions(h.armSrv.URL, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,17 +75,9 @@ func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*e
 
 // fakeCredential hands out a token that never expires; GridBridge accepts
 // any bearer token.
-type fakeCredential struct{}
+type fakeCredential = facetest.Credential
 
-func (fakeCredential) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
-	return azcore.AccessToken{Token: "fake-token", ExpiresOn: time.Now().Add(time.Hour)}, nil
-}
-
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t *testing.T) context.Context { return facetest.Context(t) }
 
 func (h *harness) topics() *armeventgrid.TopicsClient { return h.factory.NewTopicsClient() }
 func (h *harness) topicSubs() *armeventgrid.TopicEventSubscriptionsClient {
@@ -177,10 +146,7 @@ func (h *harness) endpoint(topic string) string {
 }
 
 func (h *harness) dataPlaneOptions() *azeventgrid.ClientOptions {
-	return &azeventgrid.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: h.tls.Client(),
-		Retry:     policy.RetryOptions{MaxRetries: -1},
-	}}
+	return &azeventgrid.ClientOptions{ClientOptions: facetest.DataPlaneOptions(h.tls.Client())}
 }
 
 // publisher is an azeventgrid client authenticated with key1.
@@ -227,13 +193,8 @@ func (h *harness) keysIfExists(topic string) (string, string) {
 
 func (h *harness) do(req *http.Request) (int, string) {
 	h.t.Helper()
-	resp, err := h.tls.Client().Do(req)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	resp := facetest.Do(h.t, h.tls.Client(), req)
+	return resp.Status, string(resp.Body)
 }
 
 // attempts returns the journal's delivery attempts of one subscription.
