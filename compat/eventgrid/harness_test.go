@@ -2,7 +2,6 @@ package eventgrid_test
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -98,14 +97,7 @@ func (h *harness) createTopic(name string, schema armeventgrid.InputSchema, mapp
 		Location:   to.Ptr("westus2"),
 		Properties: &armeventgrid.TopicProperties{InputSchema: to.Ptr(schema), InputSchemaMapping: mapping},
 	}, nil)
-	if err != nil {
-		h.t.Fatalf("create topic %s: %v", name, err)
-	}
-	res, err := poller.PollUntilDone(ctx(h.t), nil)
-	if err != nil {
-		h.t.Fatalf("create topic %s: %v", name, err)
-	}
-	return res.Topic
+	return facetest.Await(h.t, "create topic "+name, poller, err).Topic
 }
 
 // webhook is a WebHook destination.
@@ -122,14 +114,7 @@ func (h *harness) subscribe(topic, name string, props armeventgrid.EventSubscrip
 	h.t.Helper()
 	poller, err := h.topicSubs().BeginCreateOrUpdate(ctx(h.t), resourceGroup, topic, name,
 		armeventgrid.EventSubscription{Properties: &props}, nil)
-	if err != nil {
-		h.t.Fatalf("create subscription %s: %v", name, err)
-	}
-	res, err := poller.PollUntilDone(ctx(h.t), nil)
-	if err != nil {
-		h.t.Fatalf("create subscription %s: %v", name, err)
-	}
-	return res.EventSubscription
+	return facetest.Await(h.t, "create subscription "+name, poller, err).EventSubscription
 }
 
 func (h *harness) keys(topic string) (string, string) {
@@ -219,12 +204,5 @@ func newHook(t *testing.T, h *harness, opts ...fakes.Option) *fakes.Webhook {
 
 func responseErrorCode(t *testing.T, err error) (int, string) {
 	t.Helper()
-	var re *azcore.ResponseError
-	if err == nil {
-		t.Fatal("expected an error, got none")
-	}
-	if !errors.As(err, &re) {
-		t.Fatalf("expected *azcore.ResponseError, got %T: %v", err, err)
-	}
-	return re.StatusCode, re.ErrorCode
+	return facetest.ResponseError(t, err)
 }

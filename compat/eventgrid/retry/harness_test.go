@@ -14,6 +14,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // t0 is when every test's virtual clock starts.
@@ -51,14 +52,8 @@ func newHarness(t *testing.T, s setup) *harness {
 	if settle == 0 {
 		settle = 10 * time.Second
 	}
-	clock := engine.NewVirtualClock(t0, settle)
-	h := &harness{
-		t:      t,
-		clock:  clock,
-		eng:    engine.New(clock, engine.NewJournal(0)),
-		sink:   engine.NewMemorySink(),
-		policy: retry.NewPolicy(s.cfg),
-	}
+	env := facetest.New(t, facetest.Options{Start: t0, Settle: settle})
+	h := &harness{t: t, clock: env.Clock, eng: env.Engine, sink: engine.NewMemorySink(), policy: retry.NewPolicy(s.cfg)}
 	route := &engine.Route{
 		ID:              routeID,
 		Labels:          map[string]string{"subscription": routeID},
