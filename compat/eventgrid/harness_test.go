@@ -22,10 +22,8 @@ import (
 // start is the cloud time every harness begins at.
 var start = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
 
-const (
-	subscriptionID = "00000000-0000-0000-0000-000000000001"
-	resourceGroup  = "rg1"
-)
+// The ARM scope every test creates its resources in.
+const subscriptionID, resourceGroup = facetest.SubscriptionID, facetest.ResourceGroup
 
 // harness is GridBridge's Event Grid face on a virtual clock: the publish
 // endpoint on an httptest TLS server, ARM on a plain HTTP one, and the
@@ -64,11 +62,7 @@ func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*e
 	}
 	h.svc = eventgrid.New(cfg)
 	h.svc.Register(env.Router)
-	f, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, facetest.ARMOptions(h.armSrv.URL, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.factory = f
+	h.factory = facetest.ARMFactory(t, h.armSrv.URL, nil)
 	return h
 }
 

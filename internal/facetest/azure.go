@@ -13,6 +13,14 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+)
+
+// The ARM scope the face harnesses create their resources in; GridBridge
+// accepts any.
+const (
+	SubscriptionID = "00000000-0000-0000-0000-000000000001"
+	ResourceGroup  = "rg1"
 )
 
 // Credential is an Azure token credential for ARM clients: GridBridge
@@ -45,6 +53,17 @@ func ARMOptions(endpoint string, transport policy.Transporter) *arm.ClientOption
 		},
 		DisableRPRegistration: true,
 	}
+}
+
+// ARMFactory is an armeventgrid client factory for SubscriptionID that
+// reaches ARM at endpoint through transport (see ARMOptions).
+func ARMFactory(t testing.TB, endpoint string, transport policy.Transporter) *armeventgrid.ClientFactory {
+	t.Helper()
+	f, err := armeventgrid.NewClientFactory(SubscriptionID, Credential{}, ARMOptions(endpoint, transport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // DataPlaneOptions are azcore options for a data-plane client (azeventgrid)

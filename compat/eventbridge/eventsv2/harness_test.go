@@ -1,6 +1,7 @@
 package eventsv2
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -38,11 +39,7 @@ type harnessOptions struct {
 
 func newHarness(t *testing.T, opts harnessOptions) *harness {
 	t.Helper()
-	settle := opts.settle
-	if settle == 0 {
-		settle = 2 * time.Second
-	}
-	env := facetest.New(t, facetest.Options{Start: t0, Settle: settle})
+	env := facetest.New(t, facetest.Options{Start: t0, Settle: cmp.Or(opts.settle, 2*time.Second)})
 	h := &harness{t: t, env: env, clock: env.Clock, engine: env.Engine}
 	sink := opts.sqs
 	if sink == nil {

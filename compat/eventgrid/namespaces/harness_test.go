@@ -23,10 +23,8 @@ import (
 // read 2026/3/1/10 (NS-6, not zero-padded).
 var start = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
-const (
-	subscriptionID = "00000000-0000-0000-0000-000000000001"
-	resourceGroup  = "rg1"
-)
+// The ARM scope every test creates its resources in.
+const subscriptionID, resourceGroup = facetest.SubscriptionID, facetest.ResourceGroup
 
 // harness is one emulator: the engine on a virtual clock, the face on a
 // gorilla/mux router behind a TLS test server, and official SDK clients.
@@ -61,10 +59,7 @@ func newHarness(t testing.TB, sink engine.Sink) *harness {
 	roots.AddCert(srv.Certificate())
 
 	counter := &requestCounter{next: srv.Client()}
-	factory, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, facetest.ARMOptions(srv.URL, counter))
-	if err != nil {
-		t.Fatal(err)
-	}
+	factory := facetest.ARMFactory(t, srv.URL, counter)
 	return &harness{env: env, clock: env.Clock, engine: env.Engine, journal: env.Journal, svc: svc, srv: srv, roots: roots, arm: factory, armReqs: counter}
 }
 

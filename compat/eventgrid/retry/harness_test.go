@@ -1,6 +1,7 @@
 package retry_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,11 +49,7 @@ type harness struct {
 
 func newHarness(t *testing.T, s setup) *harness {
 	t.Helper()
-	settle := s.settle
-	if settle == 0 {
-		settle = 10 * time.Second
-	}
-	env := facetest.New(t, facetest.Options{Start: t0, Settle: settle})
+	env := facetest.New(t, facetest.Options{Start: t0, Settle: cmp.Or(s.settle, 10*time.Second)})
 	h := &harness{t: t, clock: env.Clock, eng: env.Engine, sink: engine.NewMemorySink(), policy: retry.NewPolicy(s.cfg)}
 	route := &engine.Route{
 		ID:              routeID,
