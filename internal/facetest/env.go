@@ -27,6 +27,7 @@ var DefaultStart = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 // Env is one emulator under test: an engine on a virtual clock writing to
 // its journal, and a router the face registers its routes on.
 type Env struct {
+	Start   time.Time // where Clock began
 	Clock   *engine.VirtualClock
 	Journal *engine.Journal
 	Engine  *engine.Engine
@@ -44,7 +45,7 @@ func New(t testing.TB, o Options) *Env {
 	}
 	clock := engine.NewVirtualClock(start, o.Settle)
 	journal := engine.NewJournal(0)
-	return &Env{Clock: clock, Journal: journal, Engine: engine.New(clock, journal), Router: mux.NewRouter()}
+	return &Env{Start: start, Clock: clock, Journal: journal, Engine: engine.New(clock, journal), Router: mux.NewRouter()}
 }
 
 // ServeTLS starts an httptest TLS server on Router, closed when the test
@@ -66,6 +67,14 @@ func (e *Env) ServeHTTP(t testing.TB) *httptest.Server {
 
 // Settle waits until every delivery the clock started has finished.
 func (e *Env) Settle() { e.Clock.Settle() }
+
+// AdvanceTo moves the clock to Start+offset, firing everything due on the
+// way; a time already passed leaves the clock where it is.
+func (e *Env) AdvanceTo(offset time.Duration) {
+	if d := e.Start.Add(offset).Sub(e.Clock.Now()); d > 0 {
+		e.Clock.Advance(d)
+	}
+}
 
 // Entries returns the journal entries matching f.
 func (e *Env) Entries(f engine.Filter) []engine.Entry { return e.Journal.Query(f) }

@@ -81,3 +81,13 @@ func TestGoldenDropsTheFinalNewline(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestAdvanceToNeverMovesTheClockBack(t *testing.T) {
+	t.Parallel()
+	env := facetest.New(t, facetest.Options{Start: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)})
+	env.AdvanceTo(time.Minute)
+	env.AdvanceTo(30 * time.Second)
+	if got := env.Clock.Now().Sub(env.Start); got != time.Minute {
+		t.Fatalf("clock at start+%v, want start+1m", got)
+	}
+}

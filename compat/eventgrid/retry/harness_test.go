@@ -41,6 +41,7 @@ type setup struct {
 // retry policy is the one under test.
 type harness struct {
 	t      *testing.T
+	env    *facetest.Env
 	clock  *engine.VirtualClock
 	eng    *engine.Engine
 	sink   *engine.MemorySink
@@ -50,7 +51,7 @@ type harness struct {
 func newHarness(t *testing.T, s setup) *harness {
 	t.Helper()
 	env := facetest.New(t, facetest.Options{Start: t0, Settle: cmp.Or(s.settle, 10*time.Second)})
-	h := &harness{t: t, clock: env.Clock, eng: env.Engine, sink: engine.NewMemorySink(), policy: retry.NewPolicy(s.cfg)}
+	h := &harness{t: t, env: env, clock: env.Clock, eng: env.Engine, sink: engine.NewMemorySink(), policy: retry.NewPolicy(s.cfg)}
 	route := &engine.Route{
 		ID:              routeID,
 		Labels:          map[string]string{"subscription": routeID},
@@ -95,12 +96,7 @@ func newItem(id string, now time.Time) *engine.Item {
 }
 
 // advanceTo moves the clock to t0+offset, firing everything due on the way.
-func (h *harness) advanceTo(offset time.Duration) {
-	h.t.Helper()
-	if d := t0.Add(offset).Sub(h.clock.Now()); d > 0 {
-		h.clock.Advance(d)
-	}
-}
+func (h *harness) advanceTo(offset time.Duration) { h.env.AdvanceTo(offset) }
 
 // entries returns the journal entries of kind for event id ("" for all).
 func (h *harness) entries(kind, id string) []engine.Entry {
