@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
+	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -71,4 +73,24 @@ func DecodeAWSJSON(resp Response, out any) error {
 		return fmt.Errorf("X-Amzn-ErrorType %q and __type %q disagree", got, e.Type)
 	}
 	return &AWSError{Status: resp.Status, Code: e.Type, Message: e.Message}
+}
+
+// WantAWSError fails the test unless err is a 4xx *AWSError with code whose
+// message contains each of fragments (bad input never earns a 5xx); what
+// names the call in a failure.
+func WantAWSError(t testing.TB, what string, err error, code string, fragments ...string) *AWSError {
+	t.Helper()
+	ae, ok := err.(*AWSError)
+	if !ok {
+		t.Fatalf("%s: got %v, want %s", what, err, code)
+	}
+	if ae.Code != code || ae.Status < 400 || ae.Status >= 500 {
+		t.Fatalf("%s: got %v, want a 4xx %s", what, ae, code)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(ae.Message, f) {
+			t.Fatalf("%s: message %q does not contain %q", what, ae.Message, f)
+		}
+	}
+	return ae
 }

@@ -91,3 +91,11 @@ func TestAdvanceToNeverMovesTheClockBack(t *testing.T) {
 		t.Fatalf("clock at start+%v, want start+1m", got)
 	}
 }
+
+func TestWantAWSErrorAcceptsAMatching4xx(t *testing.T) {
+	t.Parallel()
+	err := &facetest.AWSError{Status: 400, Code: "ValidationException", Message: "Name is too long"}
+	if got := facetest.WantAWSError(t, "CreateEventBus", err, "ValidationException", "Name", "too long"); got != err {
+		t.Fatalf("got %v", got)
+	}
+}

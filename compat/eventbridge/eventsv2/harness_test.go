@@ -116,20 +116,7 @@ func (h *harness) mustCall(op string, in, out any) {
 // contains each of fragments.
 func (h *harness) wantAPIError(op string, in any, code string, fragments ...string) *apiError {
 	h.t.Helper()
-	err := h.api.call(op, in, nil)
-	ae, ok := err.(*apiError)
-	if !ok {
-		h.t.Fatalf("%s: got %v, want %s", op, err, code)
-	}
-	if ae.Code != code || ae.Status < 400 || ae.Status >= 500 {
-		h.t.Fatalf("%s: got %v, want a 4xx %s", op, ae, code)
-	}
-	for _, f := range fragments {
-		if !strings.Contains(ae.Message, f) {
-			h.t.Fatalf("%s: message %q does not contain %q", op, ae.Message, f)
-		}
-	}
-	return ae
+	return facetest.WantAWSError(h.t, op, h.api.call(op, in, nil), code, fragments...)
 }
 
 type m = map[string]any
