@@ -1,7 +1,7 @@
 // Package facetest is the test harness the cloud faces share: an engine on
 // a virtual clock with its journal, a gorilla/mux router served by httptest
 // (TLS, plain HTTP or both), client options that point the official SDKs
-// (armeventgrid, azeventgrid, aznamespaces, aws-sdk-go-v2) at those servers,
+// (armeventgrid, azeventgrid, aws-sdk-go-v2 EventBridge) at those servers,
 // waits on the journal instead of sleeps, a programmable HTTP target, and a
 // loader for golden files under testdata/.
 //
@@ -9,11 +9,11 @@
 // service it mounts on Env.Router and the helpers its tests call by name.
 //
 //	env := facetest.New(t, facetest.Options{Start: start, Settle: 5 * time.Second})
-//	tls := env.ServeTLS(t)
+//	srv := env.ServeTLS(t)
 //	svc := myface.New(myface.Config{Engine: env.Engine})
 //	svc.Register(env.Router)
-//	factory, _ := armeventgrid.NewClientFactory(facetest.SubscriptionID, facetest.Credential{},
-//		facetest.ARMOptions(tls.URL, tls.Client()))
+//	arm := facetest.ARMFactory(t, srv.URL, srv.Client())
+//	env.WaitCount(t, engine.Filter{Kind: engine.KindAttempt}, 1)
 //
 // The package imports no face, so a face's in-package tests can use it too.
 package facetest
