@@ -1,24 +1,20 @@
 package eventbridge_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/smithy-go"
-	"github.com/gorilla/mux"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // t0 is where every test's virtual clock starts.
@@ -45,18 +41,14 @@ type harnessOption func(*gbeb.Config)
 
 func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	t.Helper()
-	clock := engine.NewVirtualClock(t0, 0)
-	eng := engine.New(clock, engine.NewJournal(0))
-	cfg := gbeb.Config{Engine: eng}
+	env := facetest.New(t, facetest.Options{Start: t0})
+	cfg := gbeb.Config{Engine: env.Engine}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	svc := gbeb.New(cfg)
-	r := mux.NewRouter()
-	svc.Register(r)
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-	h := &harness{t: t, clock: clock, engine: eng, svc: svc, server: srv, sqs: svc.MemorySQS()}
+	svc.Register(env.Router)
+	h := &harness{t: t, clock: env.Clock, engine: env.Engine, svc: svc, server: env.ServeHTTP(t), sqs: svc.MemorySQS()}
 	h.client = h.clientFor(account, region)
 	return h
 }
@@ -64,22 +56,10 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 // clientFor returns an SDK client signing as accessKey in region: a
 // twelve-digit access key id is the account GridBridge acts for.
 func (h *harness) clientFor(accessKey, region string) *ebsdk.Client {
-	return ebsdk.New(ebsdk.Options{
-		BaseEndpoint: aws.String(h.server.URL),
-		Region:       region,
-		Credentials:  credentials.NewStaticCredentialsProvider(accessKey, "secret", ""),
-		HTTPClient:   h.server.Client(),
-		// Quota errors are LimitExceededException, which the SDK retries
-		// with back-off; one attempt keeps the tests fast.
-		RetryMaxAttempts: 1,
-	})
+	return ebsdk.New(facetest.EventBridgeOptions(h.server.URL, accessKey, region, h.server.Client()))
 }
 
-func ctx(t testing.TB) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
 // apiError asserts err is an API error with code and, unless empty, message.
 func apiError(t testing.TB, err error, code, message string) {
@@ -93,15 +73,7 @@ func apiError(t testing.TB, err error, code, message string) {
 	}
 }
 
-func must[T any](t testing.TB) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-}
+func must[T any](t testing.TB) func(T, error) T { return facetest.Must[T](t) }
 
 // rawResponse is an answer to a hand-made request.
 type rawResponse struct {
@@ -114,20 +86,16 @@ type rawResponse struct {
 // raw sends body to operation op the way an unsigned client would.
 func (h *harness) raw(op, body string, headers ...string) rawResponse {
 	h.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, h.server.URL+"/", bytes.NewBufferString(body))
-	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
-	req.Header.Set("X-Amz-Target", "AWSEvents."+op)
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := h.server.Client().Do(req)
+	req, err := facetest.AWSJSONRequest(h.server.URL, "AWSEvents."+op, []byte(body))
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	text, _ := io.ReadAll(resp.Body)
-	out := rawResponse{Status: resp.StatusCode, Header: resp.Header, Text: string(text)}
-	_ = json.Unmarshal(text, &out.Body)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp := facetest.Do(h.t, h.server.Client(), req)
+	out := rawResponse{Status: resp.Status, Header: resp.Header, Text: string(resp.Body)}
+	_ = json.Unmarshal(resp.Body, &out.Body)
 	return out
 }
 

@@ -2,8 +2,6 @@ package eventgrid_test
 
 import (
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,26 +9,21 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
-	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // start is the cloud time every harness begins at.
 var start = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
 
-const (
-	subscriptionID = "00000000-0000-0000-0000-000000000001"
-	resourceGroup  = "rg1"
-)
+// The ARM scope every test creates its resources in.
+const subscriptionID, resourceGroup = facetest.SubscriptionID, facetest.ResourceGroup
 
 // harness is GridBridge's Event Grid face on a virtual clock: the publish
 // endpoint on an httptest TLS server, ARM on a plain HTTP one, and the
@@ -55,13 +48,8 @@ func newHarness(t *testing.T, configure ...func(*eventgrid.Config)) *harness {
 // with a webhook that never answers keeps it short).
 func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*eventgrid.Config)) *harness {
 	t.Helper()
-	h := &harness{t: t, clock: engine.NewVirtualClock(start, settle)}
-	h.engine = engine.New(h.clock, engine.NewJournal(0))
-	router := mux.NewRouter()
-	h.tls = httptest.NewTLSServer(router)
-	t.Cleanup(h.tls.Close)
-	h.armSrv = httptest.NewServer(router)
-	t.Cleanup(h.armSrv.Close)
+	env := facetest.New(t, facetest.Options{Start: start, Settle: settle})
+	h := &harness{t: t, clock: env.Clock, engine: env.Engine, tls: env.ServeTLS(t), armSrv: env.ServeHTTP(t)}
 	cfg := eventgrid.Config{
 		Engine:           h.engine,
 		PublicTLSBaseURL: func() string { return h.tls.URL },
@@ -73,42 +61,16 @@ func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*e
 		c(&cfg)
 	}
 	h.svc = eventgrid.New(cfg)
-	h.svc.Register(router)
-
-	opts := &arm.ClientOptions{
-		ClientOptions: policy.ClientOptions{
-			Cloud: cloud.Configuration{
-				ActiveDirectoryAuthorityHost: "https://login.invalid/",
-				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
-					cloud.ResourceManager: {Endpoint: h.armSrv.URL, Audience: "https://management.core.windows.net/"},
-				},
-			},
-			InsecureAllowCredentialWithHTTP: true,
-			Retry:                           policy.RetryOptions{MaxRetries: -1},
-		},
-		DisableRPRegistration: true,
-	}
-	f, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.factory = f
+	h.svc.Register(env.Router)
+	h.factory = facetest.ARMFactory(t, h.armSrv.URL, nil)
 	return h
 }
 
 // fakeCredential hands out a token that never expires; GridBridge accepts
 // any bearer token.
-type fakeCredential struct{}
+type fakeCredential = facetest.Credential
 
-func (fakeCredential) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
-	return azcore.AccessToken{Token: "fake-token", ExpiresOn: time.Now().Add(time.Hour)}, nil
-}
-
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t *testing.T) context.Context { return facetest.Context(t) }
 
 func (h *harness) topics() *armeventgrid.TopicsClient { return h.factory.NewTopicsClient() }
 func (h *harness) topicSubs() *armeventgrid.TopicEventSubscriptionsClient {
@@ -129,14 +91,7 @@ func (h *harness) createTopic(name string, schema armeventgrid.InputSchema, mapp
 		Location:   to.Ptr("westus2"),
 		Properties: &armeventgrid.TopicProperties{InputSchema: to.Ptr(schema), InputSchemaMapping: mapping},
 	}, nil)
-	if err != nil {
-		h.t.Fatalf("create topic %s: %v", name, err)
-	}
-	res, err := poller.PollUntilDone(ctx(h.t), nil)
-	if err != nil {
-		h.t.Fatalf("create topic %s: %v", name, err)
-	}
-	return res.Topic
+	return facetest.Await(h.t, "create topic "+name, poller, err).Topic
 }
 
 // webhook is a WebHook destination.
@@ -153,14 +108,7 @@ func (h *harness) subscribe(topic, name string, props armeventgrid.EventSubscrip
 	h.t.Helper()
 	poller, err := h.topicSubs().BeginCreateOrUpdate(ctx(h.t), resourceGroup, topic, name,
 		armeventgrid.EventSubscription{Properties: &props}, nil)
-	if err != nil {
-		h.t.Fatalf("create subscription %s: %v", name, err)
-	}
-	res, err := poller.PollUntilDone(ctx(h.t), nil)
-	if err != nil {
-		h.t.Fatalf("create subscription %s: %v", name, err)
-	}
-	return res.EventSubscription
+	return facetest.Await(h.t, "create subscription "+name, poller, err).EventSubscription
 }
 
 func (h *harness) keys(topic string) (string, string) {
@@ -177,10 +125,7 @@ func (h *harness) endpoint(topic string) string {
 }
 
 func (h *harness) dataPlaneOptions() *azeventgrid.ClientOptions {
-	return &azeventgrid.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: h.tls.Client(),
-		Retry:     policy.RetryOptions{MaxRetries: -1},
-	}}
+	return &azeventgrid.ClientOptions{ClientOptions: facetest.DataPlaneOptions(h.tls.Client())}
 }
 
 // publisher is an azeventgrid client authenticated with key1.
@@ -227,13 +172,8 @@ func (h *harness) keysIfExists(topic string) (string, string) {
 
 func (h *harness) do(req *http.Request) (int, string) {
 	h.t.Helper()
-	resp, err := h.tls.Client().Do(req)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	resp := facetest.Do(h.t, h.tls.Client(), req)
+	return resp.Status, string(resp.Body)
 }
 
 // attempts returns the journal's delivery attempts of one subscription.
@@ -258,12 +198,5 @@ func newHook(t *testing.T, h *harness, opts ...fakes.Option) *fakes.Webhook {
 
 func responseErrorCode(t *testing.T, err error) (int, string) {
 	t.Helper()
-	var re *azcore.ResponseError
-	if err == nil {
-		t.Fatal("expected an error, got none")
-	}
-	if !errors.As(err, &re) {
-		t.Fatalf("expected *azcore.ResponseError, got %T: %v", err, err)
-	}
-	return re.StatusCode, re.ErrorCode
+	return facetest.ResponseError(t, err)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gridbridge/gridbridge/emulator/topology"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 const sameAsYAML = `eventgrid:
@@ -47,37 +48,11 @@ eventbridge:
             invokeConfiguration: { targetArn: "arn:aws:sqs:us-east-1:000000000000:q" }
 `
 
-const sameAsJSON = `{
-  "eventgrid": {
-    "topics": [{
-      "name": "orders",
-      "inputSchema": "CloudEventSchemaV1_0",
-      "keys": {"key1": "a2V5LW9uZQ=="},
-      "subscriptions": [{
-        "name": "audit",
-        "webhook": "https://app:8443/events",
-        "filter": {"includedEventTypes": ["a", "b"], "isSubjectCaseSensitive": true},
-        "retryPolicy": {"maxDeliveryAttempts": 3, "eventTimeToLiveInMinutes": 30}
-      }]
-    }],
-    "namespaces": [{"name": "shop", "topics": [{"name": "events", "subscriptions": [
-      {"name": "pusher", "webhook": "https://app:8443/push", "push": {"maxDeliveryCount": 4}}
-    ]}]}]
-  },
-  "eventbridge": {
-    "buses": [{
-      "name": "shop",
-      "rules": [{
-        "name": "big",
-        "eventPattern": {"source": ["shop"], "detail": {"n": [{"numeric": [">", 1.5]}]}},
-        "targets": [{"id": "q1", "arn": "arn:aws:sqs:us-east-1:000000000000:q1", "input": {"a": [1, true, null]}}]
-      }]
-    }],
-    "v2": {"buses": [{"name": "orders", "subscribers": [
-      {"name": "s1", "invokeConfiguration": {"targetArn": "arn:aws:sqs:us-east-1:000000000000:q"}}
-    ]}]}
-  }
-}`
+// sameAsJSON is testdata/same-as-yaml.json: the topology above spelled in JSON.
+func sameAsJSON(t *testing.T) []byte {
+	t.Helper()
+	return facetest.Golden(t, "same-as-yaml.json")
+}
 
 // withoutSources clears what differs between two spellings of one file:
 // its name and the lines resources are declared on.
@@ -132,7 +107,7 @@ func TestParseReadsJSONAndYAMLAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromJSON, err := topology.Parse("t.json", []byte(sameAsJSON))
+	fromJSON, err := topology.Parse("t.json", sameAsJSON(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,10 +117,10 @@ func TestParseReadsJSONAndYAMLAlike(t *testing.T) {
 		t.Errorf("the same topology differs by format:\nYAML %s\nJSON %s", y, j)
 	}
 	// JSON is recognised by its content too, whatever the file is called.
-	if _, err := topology.Parse("topology.conf", []byte(sameAsJSON)); err != nil {
+	if _, err := topology.Parse("topology.conf", sameAsJSON(t)); err != nil {
 		t.Errorf("JSON in a file not named .json: %v", err)
 	}
-	if _, err := topology.Parse("t.json", []byte("\ufeff"+sameAsJSON)); err != nil {
+	if _, err := topology.Parse("t.json", append([]byte("\ufeff"), sameAsJSON(t)...)); err != nil {
 		t.Errorf("JSON after a byte-order mark: %v", err)
 	}
 }
@@ -261,7 +236,7 @@ func TestLoad(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "topology.json")
-	if err := os.WriteFile(path, []byte(sameAsJSON), 0o644); err != nil {
+	if err := os.WriteFile(path, sameAsJSON(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f, err := topology.Load(path)

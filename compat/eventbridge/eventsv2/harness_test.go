@@ -1,21 +1,16 @@
 package eventsv2
 
 import (
-	"bytes"
-	"context"
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // t0 is the seed's redrive day (EB-12).
@@ -27,6 +22,7 @@ const testAccount = "111122223333"
 // service behind a real HTTP server, and an API client speaking to it.
 type harness struct {
 	t      *testing.T
+	env    *facetest.Env
 	clock  *engine.VirtualClock
 	engine *engine.Engine
 	svc    *Service
@@ -43,26 +39,19 @@ type harnessOptions struct {
 
 func newHarness(t *testing.T, opts harnessOptions) *harness {
 	t.Helper()
-	settle := opts.settle
-	if settle == 0 {
-		settle = 2 * time.Second
-	}
-	clock := engine.NewVirtualClock(t0, settle)
-	eng := engine.New(clock, engine.NewJournal(0))
-	h := &harness{t: t, clock: clock, engine: eng}
+	env := facetest.New(t, facetest.Options{Start: t0, Settle: cmp.Or(opts.settle, 2*time.Second)})
+	h := &harness{t: t, env: env, clock: env.Clock, engine: env.Engine}
 	sink := opts.sqs
 	if sink == nil {
 		h.memory = engine.NewMemorySink()
 		sink = h.memory
 	}
-	h.svc = New(Config{Engine: eng, SQS: sink, Jitter: opts.jitter, Seed: 7, NewID: opts.newID})
-	r := mux.NewRouter()
-	h.svc.Register(r)
-	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	h.svc = New(Config{Engine: env.Engine, SQS: sink, Jitter: opts.jitter, Seed: 7, NewID: opts.newID})
+	h.svc.Register(env.Router)
+	env.Router.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "not routed to the v2 face", http.StatusTeapot)
 	})
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
+	srv := env.ServeHTTP(t)
 	t.Cleanup(h.svc.Reset)
 	h.api = &apiClient{url: srv.URL, account: testAccount, region: "us-east-1"}
 	return h
@@ -82,33 +71,24 @@ type apiClient struct {
 	url, account, region string
 }
 
-type apiError struct {
-	Status  int
-	Code    string
-	Message string
-}
-
-func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+type apiError = facetest.AWSError
 
 // raw sends body as operation op and returns the status, the error-type
 // header and the body.
 func (c *apiClient) raw(op string, body []byte) (int, http.Header, []byte, error) {
-	req, err := http.NewRequest(http.MethodPost, c.url+"/", bytes.NewReader(body))
+	resp, err := c.send(op, body)
+	return resp.Status, resp.Header, resp.Body, err
+}
+
+func (c *apiClient) send(op string, body []byte) (facetest.Response, error) {
+	req, err := facetest.AWSJSONRequest(c.url, "AWSEventsV2."+op, body)
 	if err != nil {
-		return 0, nil, nil, err
+		return facetest.Response{}, err
 	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
-	req.Header.Set("X-Amz-Target", "AWSEventsV2."+op)
 	req.Header.Set("X-Amz-Date", "20260916T184000Z")
 	req.Header.Set("Authorization", fmt.Sprintf("AWS4-HMAC-SHA256 Credential=%s/20260916/%s/events/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=%s",
 		c.account, c.region, strings.Repeat("0", 64)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, b, err
+	return facetest.Send(http.DefaultClient, req)
 }
 
 // call sends in (any JSON value) and decodes a success into out; an AWS
@@ -118,27 +98,11 @@ func (c *apiClient) call(op string, in, out any) error {
 	if err != nil {
 		return err
 	}
-	status, header, resp, err := c.raw(op, body)
+	resp, err := c.send(op, body)
 	if err != nil {
 		return err
 	}
-	if status == http.StatusOK {
-		if out == nil {
-			return nil
-		}
-		return json.Unmarshal(resp, out)
-	}
-	var e struct {
-		Type    string `json:"__type"`
-		Message string `json:"message"`
-	}
-	if err := json.Unmarshal(resp, &e); err != nil {
-		return fmt.Errorf("error body is not JSON (%d): %s", status, resp)
-	}
-	if got := header.Get("X-Amzn-ErrorType"); got != e.Type {
-		return fmt.Errorf("X-Amzn-ErrorType %q and __type %q disagree", got, e.Type)
-	}
-	return &apiError{Status: status, Code: e.Type, Message: e.Message}
+	return facetest.DecodeAWSJSON(resp, out)
 }
 
 func (h *harness) mustCall(op string, in, out any) {
@@ -152,20 +116,7 @@ func (h *harness) mustCall(op string, in, out any) {
 // contains each of fragments.
 func (h *harness) wantAPIError(op string, in any, code string, fragments ...string) *apiError {
 	h.t.Helper()
-	err := h.api.call(op, in, nil)
-	ae, ok := err.(*apiError)
-	if !ok {
-		h.t.Fatalf("%s: got %v, want %s", op, err, code)
-	}
-	if ae.Code != code || ae.Status < 400 || ae.Status >= 500 {
-		h.t.Fatalf("%s: got %v, want a 4xx %s", op, ae, code)
-	}
-	for _, f := range fragments {
-		if !strings.Contains(ae.Message, f) {
-			h.t.Fatalf("%s: message %q does not contain %q", op, ae.Message, f)
-		}
-	}
-	return ae
+	return facetest.WantAWSError(h.t, op, h.api.call(op, in, nil), code, fragments...)
 }
 
 type m = map[string]any
@@ -248,47 +199,32 @@ func (h *harness) records(queueArn string) ([]DeadLetterRecord, []engine.DeadLet
 
 // httpTarget is an endpoint whose answer a test decides per request.
 type httpTarget struct {
-	url string
-
-	mu       sync.Mutex
-	requests []targetRequest
-	answer   func(r targetRequest) (status int, body string)
+	url    string
+	target *facetest.Target
 }
 
-type targetRequest struct {
-	Header http.Header
-	Body   []byte
-	At     time.Time // emulator time
+type targetRequest struct{ facetest.TargetRequest }
+
+func answerOf(answer func(r targetRequest) (int, string)) facetest.Answer {
+	return func(r facetest.TargetRequest) (int, string) { return answer(targetRequest{r}) }
 }
 
 func newHTTPTarget(t *testing.T, clock engine.Clock, answer func(r targetRequest) (int, string)) *httpTarget {
-	ht := &httpTarget{answer: answer}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		req := targetRequest{Header: r.Header.Clone(), Body: body, At: clock.Now()}
-		ht.mu.Lock()
-		ht.requests = append(ht.requests, req)
-		answer := ht.answer
-		ht.mu.Unlock()
-		status, text := answer(req)
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, text)
-	}))
-	t.Cleanup(srv.Close)
-	ht.url = srv.URL
-	return ht
+	tg := facetest.NewTarget(t, clock.Now, answerOf(answer))
+	return &httpTarget{url: tg.URL, target: tg}
 }
 
 func (ht *httpTarget) setAnswer(answer func(r targetRequest) (int, string)) {
-	ht.mu.Lock()
-	ht.answer = answer
-	ht.mu.Unlock()
+	ht.target.SetAnswer(answerOf(answer))
 }
 
 func (ht *httpTarget) received() []targetRequest {
-	ht.mu.Lock()
-	defer ht.mu.Unlock()
-	return append([]targetRequest(nil), ht.requests...)
+	got := ht.target.Received()
+	out := make([]targetRequest, len(got))
+	for i, r := range got {
+		out[i] = targetRequest{r}
+	}
+	return out
 }
 
 func always(status int, body string) func(targetRequest) (int, string) {
@@ -301,13 +237,7 @@ func (r targetRequest) eventID() string { return r.Header.Get(TransportName(Meta
 // waitFor polls nothing: it waits on the journal until cond holds.
 func (h *harness) waitFor(what string, f engine.Filter, cond func([]engine.Entry) bool) []engine.Entry {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	got, err := h.engine.Journal().Wait(ctx, f, cond)
-	if err != nil {
-		h.t.Fatalf("waiting for %s: %v (have %d entries)", what, err, len(got))
-	}
-	return got
+	return h.env.Wait(h.t, what, f, cond)
 }
 
 const memoryDLQ = "arn:aws:sqs:us-east-1:111122223333:orders-dlq"

@@ -13,6 +13,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 var t0 = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
@@ -32,6 +33,7 @@ func builder() deadletter.Builder {
 // route is one engine on a virtual clock with one Event Grid route.
 type route struct {
 	t     *testing.T
+	env   *facetest.Env
 	clock *engine.VirtualClock
 	eng   *engine.Engine
 }
@@ -40,13 +42,12 @@ type route struct {
 // and dead-letters through b into sink.
 func newRoute(t *testing.T, d engine.Destination, cfg retry.Config, b deadletter.Builder, sink engine.Sink, maxBatch int) *route {
 	t.Helper()
-	clock := engine.NewVirtualClock(t0, 10*time.Second)
-	eng := engine.New(clock, engine.NewJournal(0))
-	eng.PutRoute(&engine.Route{
+	env := facetest.New(t, facetest.Options{Start: t0, Settle: 10 * time.Second})
+	env.Engine.PutRoute(&engine.Route{
 		ID: "orders-sub", Destination: d, Retry: retry.NewPolicy(cfg),
 		DeadLetter: b.Policy(sink), MaxBatchEvents: maxBatch,
 	})
-	return &route{t: t, clock: clock, eng: eng}
+	return &route{t: t, env: env, clock: env.Clock, eng: env.Engine}
 }
 
 func (r *route) publish(events ...*egevent.Event) {
@@ -62,11 +63,7 @@ func (r *route) publish(events ...*egevent.Event) {
 	r.clock.Settle()
 }
 
-func (r *route) advanceTo(offset time.Duration) {
-	if d := t0.Add(offset).Sub(r.clock.Now()); d > 0 {
-		r.clock.Advance(d)
-	}
-}
+func (r *route) advanceTo(offset time.Duration) { r.env.AdvanceTo(offset) }
 
 func (r *route) entries(kind string) []engine.Entry {
 	return r.eng.Journal().Query(engine.Filter{Kind: kind})

@@ -6,31 +6,12 @@ import (
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
-// allOperatorsFilter has one advanced filter of every operator, as the Go SDK
-// sends them (the body shape of reference section 4.5).
-const allOperatorsFilter = `{"includedEventTypes":["A","B"],"subjectBeginsWith":"/x","subjectEndsWith":".jpg",
-  "isSubjectCaseSensitive":false,"enableAdvancedFilteringOnArrays":true,"advancedFilters":[
-  {"key":"data.k","operatorType":"NumberIn","values":[1,2.5]},
-  {"key":"data.k","operatorType":"NumberNotIn","values":[3]},
-  {"key":"data.k","operatorType":"NumberLessThan","value":5},
-  {"key":"data.k","operatorType":"NumberGreaterThan","value":5},
-  {"key":"data.k","operatorType":"NumberLessThanOrEquals","value":5},
-  {"key":"data.k","operatorType":"NumberGreaterThanOrEquals","value":5},
-  {"key":"data.k","operatorType":"NumberInRange","values":[[1,10],[20,30]]},
-  {"key":"data.k","operatorType":"NumberNotInRange","values":[[1,10]]},
-  {"key":"data.k","operatorType":"BoolEquals","value":true},
-  {"key":"data.k","operatorType":"StringContains","values":["a"]},
-  {"key":"data.k","operatorType":"StringNotContains","values":["a"]},
-  {"key":"data.k","operatorType":"StringBeginsWith","values":["a"]},
-  {"key":"data.k","operatorType":"StringNotBeginsWith","values":["a"]},
-  {"key":"data.k","operatorType":"StringEndsWith","values":["a"]},
-  {"key":"data.k","operatorType":"StringNotEndsWith","values":["a"]},
-  {"key":"data.k","operatorType":"StringIn","values":["a"]},
-  {"key":"data.k","operatorType":"StringNotIn","values":["a"]},
-  {"key":"data.k","operatorType":"IsNullOrUndefined"},
-  {"key":"data.k","operatorType":"IsNotNull"}]}`
+// testdata/all-operators-filter.json has one advanced filter of every
+// operator, as the Go SDK sends them (the body shape of reference section 4.5).
 
 // What GridBridge echoes must decode in armeventgrid/v2 v2.3.0 into the
 // concrete filter types (the SDK falls back to the base type, losing the
@@ -38,7 +19,7 @@ const allOperatorsFilter = `{"includedEventTypes":["A","B"],"subjectBeginsWith":
 func TestSDKDecodesEcho(t *testing.T) {
 	t.Parallel()
 	var fj FilterJSON
-	if err := json.Unmarshal([]byte(allOperatorsFilter), &fj); err != nil {
+	if err := json.Unmarshal(facetest.Golden(t, "all-operators-filter.json"), &fj); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Compile(fj); err != nil {

@@ -2,9 +2,7 @@ package namespaces_test
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/x509"
-	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,31 +10,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
-	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // start is the virtual clock's starting time: dead-letter paths under it
 // read 2026/3/1/10 (NS-6, not zero-padded).
 var start = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
-const (
-	subscriptionID = "00000000-0000-0000-0000-000000000001"
-	resourceGroup  = "rg1"
-)
+// The ARM scope every test creates its resources in.
+const subscriptionID, resourceGroup = facetest.SubscriptionID, facetest.ResourceGroup
 
 // harness is one emulator: the engine on a virtual clock, the face on a
 // gorilla/mux router behind a TLS test server, and official SDK clients.
 type harness struct {
+	env     *facetest.Env
 	clock   *engine.VirtualClock
 	engine  *engine.Engine
 	journal *engine.Journal
@@ -48,53 +41,31 @@ type harness struct {
 }
 
 func newHarness(t testing.TB, sink engine.Sink) *harness {
-	clock := engine.NewVirtualClock(start, 5*time.Second)
-	journal := engine.NewJournal(0)
-	eng := engine.New(clock, journal)
-	router := mux.NewRouter()
-	router.SkipClean(true)
-	srv := httptest.NewUnstartedServer(router)
+	env := facetest.New(t, facetest.Options{Start: start, Settle: 5 * time.Second})
+	env.Router.SkipClean(true)
+	srv := env.ServeTLS(t)
 	if sink == nil {
 		sink = engine.NewMemorySink()
 	}
 	svc := namespaces.New(namespaces.Config{
-		Engine:         eng,
+		Engine:         env.Engine,
 		PublicTLSHost:  func() string { return srv.Listener.Addr().String() },
 		DeadLetterSink: sink,
 		HTTPClient:     &http.Client{},
 	})
-	svc.Register(router)
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
+	svc.Register(env.Router)
 	t.Cleanup(svc.Reset)
 	roots := x509.NewCertPool()
 	roots.AddCert(srv.Certificate())
 
 	counter := &requestCounter{next: srv.Client()}
-	factory, err := armeventgrid.NewClientFactory(subscriptionID, fakeCredential{}, &arm.ClientOptions{
-		ClientOptions: policy.ClientOptions{
-			Transport: counter,
-			Retry:     policy.RetryOptions{MaxRetries: -1},
-			Cloud: cloud.Configuration{
-				ActiveDirectoryAuthorityHost: "https://login.invalid/",
-				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
-					cloud.ResourceManager: {Endpoint: srv.URL, Audience: "https://management.core.windows.net/"},
-				},
-			},
-		},
-		DisableRPRegistration: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{clock: clock, engine: eng, journal: journal, svc: svc, srv: srv, roots: roots, arm: factory, armReqs: counter}
+	factory := facetest.ARMFactory(t, srv.URL, counter)
+	return &harness{env: env, clock: env.Clock, engine: env.Engine, journal: env.Journal, svc: svc, srv: srv, roots: roots, arm: factory, armReqs: counter}
 }
 
-type fakeCredential struct{}
-
-func (fakeCredential) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
-	return azcore.AccessToken{Token: "fake-arm-token", ExpiresOn: time.Now().Add(time.Hour)}, nil
-}
+// fakeCredential hands out a token that never expires; GridBridge accepts
+// any bearer token.
+type fakeCredential = facetest.Credential
 
 // requestCounter counts ARM requests, to check that every Begin… finishes
 // after one request.
@@ -117,11 +88,7 @@ func (c *requestCounter) count() int {
 	return c.n
 }
 
-func uniqueName(prefix string) string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return prefix + hex.EncodeToString(b)
-}
+func uniqueName(prefix string) string { return facetest.UniqueName(prefix) }
 
 // namespace is a created namespace as a test uses it.
 type namespace struct {
@@ -132,19 +99,12 @@ type namespace struct {
 
 func (h *harness) createNamespace(t testing.TB, name string) namespace {
 	t.Helper()
-	ctx := context.Background()
 	nsClient := h.arm.NewNamespacesClient()
-	poller, err := nsClient.BeginCreateOrUpdate(ctx, resourceGroup, name, armeventgrid.Namespace{
+	poller, err := nsClient.BeginCreateOrUpdate(facetest.Context(t), resourceGroup, name, armeventgrid.Namespace{
 		Location: to.Ptr("westus"), SKU: &armeventgrid.NamespaceSKU{Name: to.Ptr(armeventgrid.SKUNameStandard), Capacity: to.Ptr[int32](1)},
 	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := poller.PollUntilDone(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := nsClient.ListSharedAccessKeys(ctx, resourceGroup, name, nil)
+	res := facetest.Await(t, "create namespace "+name, poller, err)
+	keys, err := nsClient.ListSharedAccessKeys(facetest.Context(t), resourceGroup, name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,34 +113,20 @@ func (h *harness) createNamespace(t testing.TB, name string) namespace {
 
 func (h *harness) createTopic(t testing.TB, ns, topic string) {
 	t.Helper()
-	ctx := context.Background()
-	poller, err := h.arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(ctx, resourceGroup, ns, topic, armeventgrid.NamespaceTopic{
+	poller, err := h.arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(facetest.Context(t), resourceGroup, ns, topic, armeventgrid.NamespaceTopic{
 		Properties: &armeventgrid.NamespaceTopicProperties{
 			InputSchema:   to.Ptr(armeventgrid.EventInputSchemaCloudEventSchemaV10),
 			PublisherType: to.Ptr(armeventgrid.PublisherTypeCustom),
 		},
 	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := poller.PollUntilDone(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	facetest.Await(t, "create topic "+topic, poller, err)
 }
 
 func (h *harness) createSubscription(t testing.TB, ns, topic, sub string, props armeventgrid.SubscriptionProperties) armeventgrid.Subscription {
 	t.Helper()
-	ctx := context.Background()
-	poller, err := h.arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(ctx, resourceGroup, ns, topic, sub,
+	poller, err := h.arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(facetest.Context(t), resourceGroup, ns, topic, sub,
 		armeventgrid.Subscription{Properties: &props}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := poller.PollUntilDone(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Subscription
+	return facetest.Await(t, "create subscription "+sub, poller, err).Subscription
 }
 
 // trySubscription creates a subscription and returns ARM's error instead
@@ -280,13 +226,7 @@ func receiveNow(t testing.TB, r *aznamespaces.ReceiverClient, max int32) []aznam
 // entries, and returns them.
 func (h *harness) waitJournal(t testing.TB, f engine.Filter, n int) []engine.Entry {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	got, err := h.journal.Wait(ctx, f, func(es []engine.Entry) bool { return len(es) >= n })
-	if err != nil {
-		t.Fatalf("journal: waited for %d entries matching %+v, have %d: %v", n, f, len(got), err)
-	}
-	return got
+	return h.env.WaitCount(t, f, n)
 }
 
 // rawRequest sends a hand-made data-plane or ARM request to the TLS server.

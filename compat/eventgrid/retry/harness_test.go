@@ -1,6 +1,7 @@
 package retry_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // t0 is when every test's virtual clock starts.
@@ -39,6 +41,7 @@ type setup struct {
 // retry policy is the one under test.
 type harness struct {
 	t      *testing.T
+	env    *facetest.Env
 	clock  *engine.VirtualClock
 	eng    *engine.Engine
 	sink   *engine.MemorySink
@@ -47,18 +50,8 @@ type harness struct {
 
 func newHarness(t *testing.T, s setup) *harness {
 	t.Helper()
-	settle := s.settle
-	if settle == 0 {
-		settle = 10 * time.Second
-	}
-	clock := engine.NewVirtualClock(t0, settle)
-	h := &harness{
-		t:      t,
-		clock:  clock,
-		eng:    engine.New(clock, engine.NewJournal(0)),
-		sink:   engine.NewMemorySink(),
-		policy: retry.NewPolicy(s.cfg),
-	}
+	env := facetest.New(t, facetest.Options{Start: t0, Settle: cmp.Or(s.settle, 10*time.Second)})
+	h := &harness{t: t, env: env, clock: env.Clock, eng: env.Engine, sink: engine.NewMemorySink(), policy: retry.NewPolicy(s.cfg)}
 	route := &engine.Route{
 		ID:              routeID,
 		Labels:          map[string]string{"subscription": routeID},
@@ -103,12 +96,7 @@ func newItem(id string, now time.Time) *engine.Item {
 }
 
 // advanceTo moves the clock to t0+offset, firing everything due on the way.
-func (h *harness) advanceTo(offset time.Duration) {
-	h.t.Helper()
-	if d := t0.Add(offset).Sub(h.clock.Now()); d > 0 {
-		h.clock.Advance(d)
-	}
-}
+func (h *harness) advanceTo(offset time.Duration) { h.env.AdvanceTo(offset) }
 
 // entries returns the journal entries of kind for event id ("" for all).
 func (h *harness) entries(kind, id string) []engine.Entry {
