@@ -6,7 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
 )
 
-// ARN formats of EventBridge resources (reference §2.1).
+// ARN formats of EventBridge resources (W-EB-2.1).
 
 func busArn(t tenantKey, name string) string {
 	return "arn:aws:events:" + t.region + ":" + t.account + ":event-bus/" + name

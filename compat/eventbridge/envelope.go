@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// envelope is an event as EventBridge delivers it (reference §3.1).
+// envelope is an event as EventBridge delivers it (W-EB-3.1).
 type envelope struct {
 	ID         string
 	DetailType string

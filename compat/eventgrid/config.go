@@ -67,7 +67,7 @@ type Config struct {
 const defaultValidationTimeout = 10 * time.Second
 
 // manualValidationWindow is how long, in cloud time, an endpoint's owner
-// has to open the validationUrl before the subscription fails (reference §3.3).
+// has to open the validationUrl before the subscription fails (W-EG-3.3).
 const manualValidationWindow = 5 * time.Minute
 
 // responseTimeout is the per-attempt delivery timeout (EG-5).

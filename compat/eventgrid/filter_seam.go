@@ -30,7 +30,7 @@ func (v *lazyView) Lookup(key string) (any, bool) {
 	return v.full.Lookup(key)
 }
 
-// filterView is the full view (reference §5.2):
+// filterView is the full view (W-EG-5.2):
 //   - Event Grid events with what delivery stamps on them (topic,
 //     metadataVersion, a missing dataVersion as ""), so a filter on "topic"
 //     sees the topic;

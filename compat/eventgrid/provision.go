@@ -23,7 +23,7 @@ import (
 // provision decides a subscription's provisioning state. A WebHook is
 // validated when it is new, when its URL or its handshake kind changed,
 // or when it was not validated yet; the handshake runs now, in the ARM
-// request, in real time (reference §3.3, §3.4). Other destinations need
+// request, in real time (W-EG-3.3, W-EG-3.4). Other destinations need
 // no handshake.
 func (s *Service) provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *arm.Error {
 	sub.ProvisioningState = resource.StateSucceeded

@@ -54,7 +54,7 @@ func (s *Service) armExpiry(t *resource.Topic, sub *resource.EventSubscription) 
 }
 
 // armValidationWindow fails a subscription whose manual validation did not
-// come within five minutes of cloud time (reference §3.3).
+// come within five minutes of cloud time (W-EG-3.3).
 func (s *Service) armValidationWindow(t *resource.Topic, sub *resource.EventSubscription) {
 	if sub.ProvisioningState != resource.StateAwaitingManualAction {
 		s.setTimer(windowKey(t, sub), nil)

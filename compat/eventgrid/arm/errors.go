@@ -7,7 +7,7 @@ import (
 )
 
 // Error is a request ARM refuses, written as
-// {"error":{"code":Code,"message":Message}} with Status (reference §4.7).
+// {"error":{"code":Code,"message":Message}} with Status (W-EG-4.7).
 type Error struct {
 	Status  int
 	Code    string

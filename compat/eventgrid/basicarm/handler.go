@@ -79,7 +79,7 @@ func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler)
 	)
 	// Event subscriptions answer the same way in both URL forms, nested
 	// (TopicEventSubscriptionsClient) and extension resource
-	// (EventSubscriptionsClient), over one store (reference §8, trap 8).
+	// (EventSubscriptionsClient), over one store (W-EG-8.8).
 	for _, form := range []struct {
 		collection string
 		scopeForm  bool

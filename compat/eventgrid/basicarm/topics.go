@@ -24,7 +24,7 @@ func (h *Handler) topicJSON(t *resource.Topic) any { return t.JSON(h.Hooks.Topic
 
 // putTopic creates or replaces a topic and answers 201 with
 // provisioningState Succeeded: the Go SDK accepts nothing else, not even
-// 200 for an update (reference §8, trap 1).
+// 200 for an update (W-EG-8.1).
 func (h *Handler) putTopic(r *arm.Request, tg target) (arm.Response, *arm.Error) {
 	if err := resource.CheckTopicName(tg.Topic); err != nil {
 		return arm.Response{}, err

@@ -25,7 +25,7 @@ const (
 // armEndpoints is the ARM API of namespaces, namespace topics and their
 // event subscriptions. Every change is applied within its request and
 // answered with provisioningState Succeeded and no polling headers
-// (reference §5.2).
+// (W-NS-5.2).
 func (s *Service) armEndpoints() []arm.Endpoint {
 	return slices.Concat(
 		[]arm.Endpoint{

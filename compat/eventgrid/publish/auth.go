@@ -12,8 +12,8 @@ import (
 )
 
 // authorize checks the request's credentials against the topic and returns
-// why it is refused, or "" when it may publish. It accepts (reference
-// §2.2): aeg-sas-key as a header or query parameter, aeg-sas-token or
+// why it is refused, or "" when it may publish. It accepts (W-EG-2.2):
+// aeg-sas-key as a header or query parameter, aeg-sas-token or
 // "Authorization: SharedAccessSignature …", and any bearer token: one the
 // emulator's Entra ID authority issued was already verified in front of this
 // handler (compat/entra's Guard), and others pass unless --strict-auth.

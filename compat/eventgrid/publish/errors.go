@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// errorBody is the data-plane error shape (reference §2.6).
+// errorBody is the data-plane error shape (W-EG-2.6).
 type errorBody struct {
 	Error struct {
 		Code    string        `json:"code"`

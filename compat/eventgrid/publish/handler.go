@@ -13,7 +13,7 @@ import (
 )
 
 // DefaultMaxBytes is the size limit of a request and of one event: 1 MB
-// (reference §2.5).
+// (W-EG-2.5).
 const DefaultMaxBytes = 1 << 20
 
 // Handler serves publish requests.

@@ -178,7 +178,7 @@ const hiddenValue = "Hidden"
 // keepStoredSecrets carries over what a client could not have sent back:
 // the CLI's update GETs the subscription and PATCHes it back, so the
 // WebHook URL arrives absent (GET shows null) and secret values arrive as
-// "Hidden" (reference §4.5). UNCONFIRMED that the service does the same.
+// "Hidden" (W-EG-4.5). UNCONFIRMED that the service does the same.
 func (d *Destination) keepStoredSecrets(prev *Destination) {
 	if prev == nil || prev.EndpointType != d.EndpointType {
 		return

@@ -10,7 +10,7 @@ import (
 // canonical returns the allowed spelling of value, matched without regard
 // to case: clients (the CLI above all) send enums in any casing, and the Go
 // SDK matches discriminators case-sensitively on the way back, so output
-// always uses the canonical spelling (reference §4.4).
+// always uses the canonical spelling (W-EG-4.4).
 func canonical(field, value string, allowed ...string) (string, *arm.Error) {
 	for _, a := range allowed {
 		if strings.EqualFold(a, value) {

@@ -107,7 +107,7 @@ func (s *EventSubscription) WebHookURL() string {
 // DeliverySchema is the schema events are delivered in. Left out, it is
 // CloudEvents for a CloudEvents topic, the published custom shape for a
 // custom-schema topic (see egevent.CustomInputSchema) and Event Grid
-// otherwise (reference §4.5; the custom-topic default is UNCONFIRMED).
+// otherwise (W-EG-4.5; the custom-topic default is UNCONFIRMED).
 func (s *EventSubscription) DeliverySchema(topicInput string) egevent.Schema {
 	if s.EventDeliverySchema != "" {
 		return egevent.Schema(s.EventDeliverySchema)

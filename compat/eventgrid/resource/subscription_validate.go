@@ -97,7 +97,7 @@ func (p RetryPolicy) validate() *arm.Error {
 }
 
 // validateSchema applies the input→delivery compatibility table
-// (reference §4.5): CloudEvents topics deliver only CloudEvents, and only
+// (W-EG-4.5): CloudEvents topics deliver only CloudEvents, and only
 // custom-schema topics can deliver the published shape.
 func (s *EventSubscription) validateSchema(topic *Topic) *arm.Error {
 	want := s.EventDeliverySchema

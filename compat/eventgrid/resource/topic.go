@@ -136,7 +136,7 @@ type topicPutJSON struct {
 
 // TopicFromPut builds the topic a PUT describes. existing is the stored
 // topic of that id, or nil for a create; its keys, creation time and input
-// schema carry over (the input schema cannot change, reference §4.4).
+// schema carry over (the input schema cannot change, W-EG-4.4).
 func TopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, existing *Topic, now time.Time) (*Topic, *arm.Error) {
 	var w topicPutJSON
 	if err := json.Unmarshal(body, &w); err != nil {

@@ -11,7 +11,7 @@ import (
 
 // decodeCustom reads a custom-schema request: a JSON array of objects. The
 // topic's input mapping supplies each event's id, type, subject, time and
-// dataVersion (reference §7.1); the object itself is kept unchanged.
+// dataVersion (W-EG-7.1); the object itself is kept unchanged.
 func decodeCustom(t Topic, req Request) ([]*egevent.Event, *Error) {
 	elems, err := splitArray(req.Body, req.MaxEventBytes)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 )
 
 // decodeEventGrid reads an Event Grid schema request: a JSON array of events
-// with id, subject, eventType and eventTime (reference §2.5).
+// with id, subject, eventType and eventTime (W-EG-2.5).
 func decodeEventGrid(t Topic, req Request) ([]*egevent.Event, *Error) {
 	if mt := mediaType(req.Header); strings.HasPrefix(mt, "application/cloudevents") {
 		return nil, badRequest("This resource is configured to receive event in 'EventGridEvent' schema. The JSON received does not conform to the expected schema (content type %s).", mt)

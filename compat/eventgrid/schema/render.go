@@ -14,12 +14,12 @@ import (
 // request body from a batch).
 //
 //   - Event Grid input: Event Grid delivery stamps topic, metadataVersion
-//     "1" and dataVersion (reference §3.1: consumers reject events without
-//     them); CloudEvents delivery maps the fields as §7.2 lists them.
-//   - CloudEvents input is delivered as published (§7.4).
+//     "1" and dataVersion (W-EG-3.1: consumers reject events without
+//     them); CloudEvents delivery maps the fields as W-EG-7.2 lists them.
+//   - CloudEvents input is delivered as published (W-EG-7.4).
 //   - Custom input: delivered as published for CustomInputSchema, or in the
 //     mapped Event Grid envelope (data = the whole object), or that envelope
-//     as a CloudEvent (§7.1, §7.3).
+//     as a CloudEvent (W-EG-7.1, W-EG-7.3).
 func Render(ev *egevent.Event, delivery egevent.Schema) ([]byte, error) {
 	switch ev.Schema {
 	case egevent.EventGridSchema:

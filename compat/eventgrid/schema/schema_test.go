@@ -82,7 +82,7 @@ func TestDecodeRefusals(t *testing.T) {
 	}
 }
 
-// The input mapping of reference §7.1: mapped fields, defaults, a new id
+// The input mapping of W-EG-7.1: mapped fields, defaults, a new id
 // when id is not mapped, publish time when eventTime is not mapped, and
 // the whole object as data.
 func TestCustomMappingAndConversions(t *testing.T) {

@@ -123,7 +123,7 @@ func (d *Destination) body(items []*engine.Item) ([]byte, string) {
 	return buf.Bytes(), "application/json; charset=utf-8"
 }
 
-// setHeaders writes the service's delivery headers (reference §3.1).
+// setHeaders writes the service's delivery headers (W-EG-3.1).
 // Names go out in Go's canonical form (Aeg-Event-Type); header names are
 // case-insensitive, and the journal then shows exactly what was sent.
 func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType string) error {

@@ -54,7 +54,7 @@ func (e *HandshakeError) Error() string {
 		e.URL, e.Method, e.Reason)
 }
 
-// ValidateEventGrid posts the SubscriptionValidationEvent (reference §3.3).
+// ValidateEventGrid posts the SubscriptionValidationEvent (W-EG-3.3).
 // Only a 200 counts; with the code echoed in validationResponse (key in
 // any casing) the endpoint is validated, without it a manual validation
 // is pending. baseURL is the URL shown in errors (no query, no secrets).
@@ -105,7 +105,7 @@ func echoedCode(answer []byte) string {
 }
 
 // ValidateCloudEvents runs the CloudEvents abuse-protection handshake
-// (reference §3.4): an OPTIONS request announcing the origin, answered
+// (W-EG-3.4): an OPTIONS request announcing the origin, answered
 // with a 2xx whose WebHook-Allowed-Origin is that origin or "*".
 func ValidateCloudEvents(ctx context.Context, client *http.Client, url, baseURL string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodOptions, url, nil)

@@ -9,7 +9,7 @@ import (
 
 const week = 7 * 24 * time.Hour
 
-// sdkQueueBody is the request armeventgrid/v2 v2.3.0 sends (reference §5.5).
+// sdkQueueBody is the request armeventgrid/v2 v2.3.0 sends (W-NS-5.5).
 const sdkQueueBody = `{"properties":{
   "deliveryConfiguration":{"deliveryMode":"Queue","queue":{
      "deadLetterDestinationWithResourceIdentity":{
