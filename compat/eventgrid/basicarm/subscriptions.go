@@ -6,7 +6,7 @@ import (
 )
 
 func subscriptionNotFound(tg target) *arm.Error {
-	return resource.NotFound("Microsoft.EventGrid/topics/"+tg.Topic+"/providers/Microsoft.EventGrid/eventSubscriptions/"+tg.EventSub, tg.ResourceGroup)
+	return resource.NotFound(tg.scopeName()+"/providers/Microsoft.EventGrid/eventSubscriptions/"+tg.EventSub, tg.ResourceGroup)
 }
 
 // findSubscription returns the topic and subscription a path names, or a
@@ -34,7 +34,7 @@ func (h *Handler) putSubscription(r *arm.Request, tg target) (arm.Response, *arm
 	if err != nil {
 		return arm.Response{}, err
 	}
-	t, err := h.findTopic(tg)
+	t, err := h.findOrAutoCreateTopic(tg)
 	if err != nil {
 		return arm.Response{}, err
 	}
@@ -95,10 +95,11 @@ func (h *Handler) getSubscription(_ *arm.Request, tg target) (arm.Response, *arm
 
 // deleteSubscription answers 204 whether or not it existed.
 func (h *Handler) deleteSubscription(_ *arm.Request, tg target) (arm.Response, *arm.Error) {
-	t := h.Store.Topic(resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic))
+	t := h.Store.Topic(tg.scopeID())
 	if t != nil {
 		if sub := h.Store.DeleteSubscription(t.ID, tg.EventSub, nil); sub != nil {
 			h.Hooks.SubscriptionsRemoved(t, []*resource.EventSubscription{sub}, ReasonSubscriptionDeleted)
+			h.autoDeleteDomainTopic(t)
 		}
 	}
 	return arm.NoContent(), nil

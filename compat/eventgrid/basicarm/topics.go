@@ -8,12 +8,40 @@ import (
 )
 
 func topicNotFound(tg target) *arm.Error {
-	return resource.NotFound("Microsoft.EventGrid/topics/"+tg.Topic, tg.ResourceGroup)
+	return resource.NotFound(tg.scopeName(), tg.ResourceGroup)
 }
 
-// findTopic returns the topic a path names, or a 404.
+// scopeID is the ARM id of what holds the event subscriptions a path
+// names: a basic topic, a domain, a domain topic or a system topic.
+func (tg target) scopeID() string {
+	switch {
+	case tg.Domain != "" && tg.Topic != "":
+		return resource.DomainTopicID(resource.DomainID(tg.SubscriptionID, tg.ResourceGroup, tg.Domain), tg.Topic)
+	case tg.Domain != "":
+		return resource.DomainID(tg.SubscriptionID, tg.ResourceGroup, tg.Domain)
+	case tg.SystemTopic != "":
+		return resource.SystemTopicID(tg.SubscriptionID, tg.ResourceGroup, tg.SystemTopic)
+	}
+	return resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic)
+}
+
+// scopeName names it as ARM's not-found messages do.
+func (tg target) scopeName() string {
+	switch {
+	case tg.Domain != "" && tg.Topic != "":
+		return "Microsoft.EventGrid/domains/" + tg.Domain + "/topics/" + tg.Topic
+	case tg.Domain != "":
+		return "Microsoft.EventGrid/domains/" + tg.Domain
+	case tg.SystemTopic != "":
+		return "Microsoft.EventGrid/systemTopics/" + tg.SystemTopic
+	}
+	return "Microsoft.EventGrid/topics/" + tg.Topic
+}
+
+// findTopic returns the topic (or domain, domain topic, system topic) a
+// path names, or a 404.
 func (h *Handler) findTopic(tg target) (*resource.Topic, *arm.Error) {
-	t := h.Store.Topic(resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic))
+	t := h.Store.Topic(tg.scopeID())
 	if t == nil {
 		return nil, topicNotFound(tg)
 	}
