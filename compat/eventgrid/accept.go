@@ -21,7 +21,9 @@ func (s *Service) accept(t *resource.Topic, events []*egevent.Event) {
 	if t.Type != resource.TypeDomain {
 		subs := s.provisioned(t)
 		s.dispatch(events, func(*egevent.Event) []scoped { return subs },
-			func(*egevent.Event) map[string]string { return map[string]string{"cloud": "eventgrid", "topic": t.Name} })
+			func(*egevent.Event) map[string]string {
+				return map[string]string{"cloud": "eventgrid", "topic": t.Name}
+			})
 		return
 	}
 	domainSubs := s.provisioned(t)

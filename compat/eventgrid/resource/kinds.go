@@ -17,9 +17,9 @@ type ResourceType int
 // The resource types of Topic.
 const (
 	TypeTopic       ResourceType = iota // Microsoft.EventGrid/topics
-	TypeDomain                  // Microsoft.EventGrid/domains
-	TypeDomainTopic             // Microsoft.EventGrid/domains/topics
-	TypeSystemTopic             // Microsoft.EventGrid/systemTopics
+	TypeDomain                          // Microsoft.EventGrid/domains
+	TypeDomainTopic                     // Microsoft.EventGrid/domains/topics
+	TypeSystemTopic                     // Microsoft.EventGrid/systemTopics
 )
 
 // ARMType is the resource type ARM writes in "type".

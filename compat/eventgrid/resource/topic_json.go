@@ -40,21 +40,21 @@ type topicJSON struct {
 }
 
 type topicPropsJSON struct {
-	ProvisioningState          string               `json:"provisioningState"`
-	Endpoint                   string               `json:"endpoint"`
-	InputSchema                string               `json:"inputSchema"`
-	InputSchemaMapping         *schema.InputMapping `json:"inputSchemaMapping,omitempty"`
-	MetricResourceID           string               `json:"metricResourceId"`
-	PublicNetworkAccess        string               `json:"publicNetworkAccess"`
-	InboundIPRules             []InboundIPRule      `json:"inboundIpRules"`
-	DisableLocalAuth           bool                 `json:"disableLocalAuth"`
-	DataResidencyBoundary      string               `json:"dataResidencyBoundary"`
-	MinimumTLSVersionAllowed   string               `json:"minimumTlsVersionAllowed,omitempty"`
-	EventTypeInfo              json.RawMessage      `json:"eventTypeInfo,omitempty"`
+	ProvisioningState        string               `json:"provisioningState"`
+	Endpoint                 string               `json:"endpoint"`
+	InputSchema              string               `json:"inputSchema"`
+	InputSchemaMapping       *schema.InputMapping `json:"inputSchemaMapping,omitempty"`
+	MetricResourceID         string               `json:"metricResourceId"`
+	PublicNetworkAccess      string               `json:"publicNetworkAccess"`
+	InboundIPRules           []InboundIPRule      `json:"inboundIpRules"`
+	DisableLocalAuth         bool                 `json:"disableLocalAuth"`
+	DataResidencyBoundary    string               `json:"dataResidencyBoundary"`
+	MinimumTLSVersionAllowed string               `json:"minimumTlsVersionAllowed,omitempty"`
+	EventTypeInfo            json.RawMessage      `json:"eventTypeInfo,omitempty"`
 	// Domains only.
-	AutoCreateTopicWithFirstSubscription *bool `json:"autoCreateTopicWithFirstSubscription,omitempty"`
-	AutoDeleteTopicWithLastSubscription  *bool `json:"autoDeleteTopicWithLastSubscription,omitempty"`
-	PrivateEndpointConnections []struct{}           `json:"privateEndpointConnections"`
+	AutoCreateTopicWithFirstSubscription *bool      `json:"autoCreateTopicWithFirstSubscription,omitempty"`
+	AutoDeleteTopicWithLastSubscription  *bool      `json:"autoDeleteTopicWithLastSubscription,omitempty"`
+	PrivateEndpointConnections           []struct{} `json:"privateEndpointConnections"`
 }
 
 // JSON returns the topic as ARM returns it from PUT, GET and list, with
