@@ -41,6 +41,7 @@ func (s *Server) newFaces() ([]face, error) {
 		Jitter:           !s.opts.DisableJitter,
 		Seed:             s.opts.Seed,
 	})
+	s.eventGrid = eg
 	// Namespaces register first: their ARM paths are more specific than
 	// the basic-topic routes' catch-alls.
 	ns := namespaces.New(namespaces.Config{

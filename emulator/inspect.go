@@ -37,6 +37,7 @@ func (s *Server) registerInspection(r *mux.Router) {
 	r.HandleFunc("/sqs", s.handleSQSQueues).Methods(http.MethodGet)
 	r.HandleFunc("/sqs/messages", s.handleSQSMessages).Methods(http.MethodGet)
 	r.HandleFunc("/reset", s.handleReset).Methods(http.MethodPost)
+	r.HandleFunc("/eventgrid/storage/sync", s.handleStorageSync).Methods(http.MethodPost)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inspectError(w, http.StatusNotFound, "no inspection endpoint %s %s; see the README's inspection API table", r.Method, r.URL.Path)
 	})

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
+	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 )
@@ -42,6 +43,7 @@ type Server struct {
 	// --sqs-endpoint is configured; nil otherwise.
 	memorySQS *eventbridge.MemorySQS
 	eventsV2  *eventsv2.Service
+	eventGrid *eventgrid.Service
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server

@@ -83,5 +83,5 @@ func (e *Emulator) SyncStorageEvents() {
 
 // SyncStorageEvents is POST /_emulator/eventgrid/storage/sync.
 func (in *Inspector) SyncStorageEvents(ctx context.Context) error {
-	return in.do(ctx, http.MethodPost, "/_emulator/eventgrid/storage/sync", nil, nil)
+	return in.do(ctx, http.MethodPost, "/eventgrid/storage/sync", nil, nil)
 }

@@ -70,7 +70,6 @@ func (s *Service) Register(r *mux.Router) {
 	r.Path("/domains/{domain}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.publish.ServeDomain(w, req, mux.Vars(req)["domain"])
 	})
-	r.Path("/_emulator/eventgrid/storage/sync").Methods(http.MethodPost).HandlerFunc(s.serveStorageSync)
 	r.Path("/eventsubscriptions/{name}/validate").Methods(http.MethodGet, http.MethodPost).
 		HandlerFunc(s.serveManualValidation)
 	s.arm.Mount(r)

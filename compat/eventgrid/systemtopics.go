@@ -218,10 +218,11 @@ func (s *Service) publishBlobChanges(account string, changes []blobevents.Change
 	}
 }
 
-// serveStorageSync is POST /_emulator/eventgrid/storage/sync: one scan now
+// ServeStorageSync answers POST /_emulator/eventgrid/storage/sync (the
+// emulator mounts it among the inspection endpoints): one scan now
 // (SyncStorageEvents); 204 when done, 502 with the reason when an account
 // could not be listed.
-func (s *Service) serveStorageSync(w http.ResponseWriter, r *http.Request) {
+func (s *Service) ServeStorageSync(w http.ResponseWriter, r *http.Request) {
 	if err := s.SyncStorageEvents(r.Context()); err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
