@@ -31,15 +31,16 @@ func (s *Server) newFaces() ([]face, error) {
 		}}
 	}
 	eg := eventgrid.New(eventgrid.Config{
-		Engine:           s.engine,
-		PublicTLSBaseURL: s.TLSURL,
-		HTTPClient:       client,
-		DeadLetterSink:   sinks.blob,
-		AzureStorage:     s.opts.AzureStorage,
-		RetryPolicy:      s.eventGridRetry,
-		DeadLetterPolicy: eventGridDeadLetters,
-		Jitter:           !s.opts.DisableJitter,
-		Seed:             s.opts.Seed,
+		Engine:              s.engine,
+		PublicTLSBaseURL:    s.TLSURL,
+		HTTPClient:          client,
+		DeadLetterSink:      sinks.blob,
+		AzureStorage:        s.opts.AzureStorage,
+		StoragePollInterval: s.opts.StoragePoll,
+		RetryPolicy:         s.eventGridRetry,
+		DeadLetterPolicy:    eventGridDeadLetters,
+		Jitter:              !s.opts.DisableJitter,
+		Seed:                s.opts.Seed,
 	})
 	s.eventGrid = eg
 	// Namespaces register first: their ARM paths are more specific than
