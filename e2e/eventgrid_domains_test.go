@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/messaging"
@@ -208,5 +209,66 @@ func TestDomainPublishRefusals(t *testing.T) {
 	}
 	if len(types) != 1 || types[0] != "Order.Placed" {
 		t.Fatalf("CloudEvents deliveries %v", types)
+	}
+}
+
+// A domain topic's subscription has what a topic's has: an advanced filter,
+// CloudEvents delivery, batching, a delivery property, and a dead letter
+// after its attempts run out (EG-11, EG-15, EG-19, EG-26).
+func TestDomainTopicSubscriptionDeliveryFeatures(t *testing.T) {
+	t.Parallel()
+	emu := testkit.Start(t)
+	ctx := context.Background()
+	emu.CreateDomain("tenants", nil)
+	hook := fakes.NewWebhook(t, fakes.Always(400))
+	emu.CreateScopedEventSubscription(testkit.DomainTopicID("tenants", "contoso"), "big-orders", armeventgrid.EventSubscriptionProperties{
+		Destination: &armeventgrid.WebHookEventSubscriptionDestination{
+			EndpointType: to.Ptr(armeventgrid.EndpointTypeWebHook),
+			Properties: &armeventgrid.WebHookEventSubscriptionDestinationProperties{
+				EndpointURL: to.Ptr(hook.URL()), MaxEventsPerBatch: to.Ptr[int32](10), PreferredBatchSizeInKilobytes: to.Ptr[int32](64),
+				DeliveryAttributeMappings: []armeventgrid.DeliveryAttributeMappingClassification{&armeventgrid.StaticDeliveryAttributeMapping{
+					Name: to.Ptr("X-Tenant"), Type: to.Ptr(armeventgrid.DeliveryAttributeMappingTypeStatic),
+					Properties: &armeventgrid.StaticDeliveryAttributeMappingProperties{Value: to.Ptr("contoso")},
+				}},
+			},
+		},
+		EventDeliverySchema: to.Ptr(armeventgrid.EventDeliverySchemaCloudEventSchemaV10),
+		Filter: &armeventgrid.EventSubscriptionFilter{AdvancedFilters: []armeventgrid.AdvancedFilterClassification{
+			&armeventgrid.NumberGreaterThanAdvancedFilter{Key: to.Ptr("data.total"), OperatorType: to.Ptr(armeventgrid.AdvancedFilterOperatorTypeNumberGreaterThan), Value: to.Ptr[float64](100)},
+		}},
+		RetryPolicy: &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](1), EventTimeToLiveInMinutes: to.Ptr[int32](60)},
+		DeadLetterDestination: &armeventgrid.StorageBlobDeadLetterDestination{
+			EndpointType: to.Ptr(armeventgrid.DeadLetterEndPointTypeStorageBlob),
+			Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{
+				ResourceID: to.Ptr(testkit.StorageAccountID("devstoreaccount1")), BlobContainerName: to.Ptr("dead")},
+		},
+	})
+	now := emu.Now()
+	ev := func(id string, total int) azeventgrid.Event {
+		return azeventgrid.Event{ID: to.Ptr(id), Topic: to.Ptr("contoso"), EventType: to.Ptr("Order.Placed"), Subject: to.Ptr("o"),
+			DataVersion: to.Ptr("1"), EventTime: &now, Data: map[string]int{"total": total}}
+	}
+	if _, err := emu.DomainPublisher("tenants").PublishEvents(ctx, []azeventgrid.Event{ev("small", 5), ev("big-1", 500), ev("big-2", 900)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	emu.WaitForDeliveries(testkit.Filter{Subscription: "big-orders"}, 1)
+	emu.Settle()
+	deliveries := hook.Deliveries()
+	if len(deliveries) != 1 {
+		t.Fatalf("%d delivery requests, want one batch", len(deliveries))
+	}
+	d := deliveries[0]
+	var batch []map[string]any
+	if err := json.Unmarshal(d.Body, &batch); err != nil || len(batch) != 2 || batch[0]["id"] != "big-1" || batch[1]["id"] != "big-2" ||
+		batch[0]["source"] != testkit.DomainTopicID("tenants", "contoso") || batch[0]["specversion"] != "1.0" {
+		t.Fatalf("batch %s (%v)", d.Body, err)
+	}
+	if d.Header.Get("X-Tenant") != "contoso" {
+		t.Errorf("delivery property X-Tenant = %q", d.Header.Get("X-Tenant"))
+	}
+	emu.Advance(5 * time.Minute) // EG-21
+	dead := emu.WaitForEventGridDeadLetters(testkit.Filter{Subscription: "big-orders"}, 1)
+	if len(dead) != 2 || dead[0].DeadLetterReason != "UndeliverableDueToClientError" || dead[0].LastDeliveryOutcome != "BadRequest" {
+		t.Fatalf("dead letters %+v", dead)
 	}
 }

@@ -155,22 +155,24 @@ func (h *Handler) deleteDomainTopic(_ *arm.Request, tg target) (arm.Response, *a
 // findOrAutoCreateTopic is findTopic for an event subscription PUT: a
 // domain topic that does not exist yet is created when its domain has
 // autoCreateTopicWithFirstSubscription on (the default).
-func (h *Handler) findOrAutoCreateTopic(tg target) (*resource.Topic, *arm.Error) {
+func (h *Handler) findOrAutoCreateTopic(tg target) (t *resource.Topic, created bool, _ *arm.Error) {
 	t, err := h.findTopic(tg)
 	if err == nil || tg.Domain == "" || tg.Topic == "" {
-		return t, err
+		return t, false, err
 	}
 	d := h.Store.Topic(resource.DomainID(tg.SubscriptionID, tg.ResourceGroup, tg.Domain))
 	if d == nil {
-		return nil, resource.NotFound("Microsoft.EventGrid/domains/"+tg.Domain, tg.ResourceGroup)
+		return nil, false, resource.NotFound("Microsoft.EventGrid/domains/"+tg.Domain, tg.ResourceGroup)
 	}
 	if !d.AutoCreateTopics {
-		return nil, arm.NotFound("The domain topic '%s' does not exist in domain '%s', whose autoCreateTopicWithFirstSubscription is false: create the domain topic first.", tg.Topic, tg.Domain)
+		return nil, false, arm.NotFound("The domain topic '%s' does not exist in domain '%s', whose autoCreateTopicWithFirstSubscription is false: create the domain topic first.", tg.Topic, tg.Domain)
 	}
 	if err := resource.CheckDomainTopicName(tg.Topic); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return h.Store.PutTopicIfAbsent(resource.NewDomainTopic(d, tg.Topic, h.Hooks.Now())), nil
+	fresh := resource.NewDomainTopic(d, tg.Topic, h.Hooks.Now())
+	t = h.Store.PutTopicIfAbsent(fresh)
+	return t, t == fresh, nil
 }
 
 // autoDeleteDomainTopic deletes domain topic t once its last event

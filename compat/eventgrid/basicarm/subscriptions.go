@@ -34,10 +34,23 @@ func (h *Handler) putSubscription(r *arm.Request, tg target) (arm.Response, *arm
 	if err != nil {
 		return arm.Response{}, err
 	}
-	t, err := h.findOrAutoCreateTopic(tg)
+	t, created, err := h.findOrAutoCreateTopic(tg)
 	if err != nil {
 		return arm.Response{}, err
 	}
+	resp, err := h.putSubscriptionOn(r, tg, t, body)
+	if err != nil && created {
+		// The domain topic created for this subscription goes with it.
+		h.topicWrites.Lock()
+		if h.Store.CountSubscriptions(t.ID) == 0 {
+			h.Store.DeleteTopic(t.ID)
+		}
+		h.topicWrites.Unlock()
+	}
+	return resp, err
+}
+
+func (h *Handler) putSubscriptionOn(r *arm.Request, tg target, t *resource.Topic, body []byte) (arm.Response, *arm.Error) {
 	prev := h.Store.Subscription(t.ID, tg.EventSub)
 	if prev == nil && h.Store.CountSubscriptions(t.ID) >= resource.MaxSubscriptionsPerTopic {
 		return arm.Response{}, arm.BadRequest("Topic '%s' already has the maximum of %d event subscriptions.", t.Name, resource.MaxSubscriptionsPerTopic)
