@@ -139,3 +139,46 @@ func TestEG25_DeadLetterBlobRaisesBlobCreated(t *testing.T) {
 		t.Fatalf("data %+v", d)
 	}
 }
+
+// An event subscription whose scope is the storage account itself (as
+// `az eventgrid event-subscription create --source-resource-id` makes
+// them) gets a system topic made for it, and the account's blob events.
+func TestStorageAccountScopedSubscriptionGetsItsSystemTopic(t *testing.T) {
+	t.Parallel()
+	az := newAzurite(t)
+	container := az.newContainer(t)
+	emu := testkit.Start(t, testkit.WithAzureStorage(az.conn))
+	ctx := context.Background()
+	hook := fakes.NewWebhook(t)
+	emu.CreateScopedEventSubscription(testkit.StorageAccountID("devstoreaccount1"), "account-uploads", armeventgrid.EventSubscriptionProperties{
+		Destination: testkit.WebHookDestination(hook.URL()),
+		Filter: &armeventgrid.EventSubscriptionFilter{
+			SubjectBeginsWith:  to.Ptr(testkit.BlobSubject(container, "")),
+			IncludedEventTypes: []*string{to.Ptr("Microsoft.Storage.BlobCreated")},
+		},
+	})
+	pager := emu.ARM().NewSystemTopicsClient().NewListByResourceGroupPager(testkit.ResourceGroup, nil)
+	page, err := pager.NextPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Value) != 1 || *page.Value[0].Properties.Source != testkit.StorageAccountID("devstoreaccount1") {
+		t.Fatalf("system topics %+v", page.Value)
+	}
+	if _, err := az.client.UploadBuffer(ctx, container, "b.json", []byte("{}"), nil); err != nil {
+		t.Fatal(err)
+	}
+	emu.SyncStorageEvents()
+	emu.WaitForDeliveries(testkit.Filter{Subscription: "account-uploads"}, 1)
+	emu.Settle()
+	if ev := hook.Events(); len(ev) != 1 || ev[0].Subject != testkit.BlobSubject(container, "b.json") {
+		t.Fatalf("events %+v", ev)
+	}
+
+	// A subscription on a storage account GridBridge was not given is refused.
+	_, err = emu.ARM().NewEventSubscriptionsClient().BeginCreateOrUpdate(ctx, testkit.StorageAccountID("elsewhere"), "nope-sub",
+		armeventgrid.EventSubscription{Properties: &armeventgrid.EventSubscriptionProperties{Destination: testkit.WebHookDestination(hook.URL())}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "400") {
+		t.Fatalf("subscription on an unknown account: %v", err)
+	}
+}

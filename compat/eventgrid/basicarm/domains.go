@@ -157,8 +157,14 @@ func (h *Handler) deleteDomainTopic(_ *arm.Request, tg target) (arm.Response, *a
 // autoCreateTopicWithFirstSubscription on (the default).
 func (h *Handler) findOrAutoCreateTopic(tg target) (t *resource.Topic, created bool, _ *arm.Error) {
 	t, err := h.findTopic(tg)
-	if err == nil || tg.Domain == "" || tg.Topic == "" {
-		return t, false, err
+	if err == nil {
+		return t, false, nil
+	}
+	if tg.StorageAccount != "" {
+		return h.autoCreateSystemTopic(tg)
+	}
+	if tg.Domain == "" || tg.Topic == "" {
+		return nil, false, err
 	}
 	d := h.Store.Topic(resource.DomainID(tg.SubscriptionID, tg.ResourceGroup, tg.Domain))
 	if d == nil {

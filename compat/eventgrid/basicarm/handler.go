@@ -65,6 +65,9 @@ const (
 	domainPath        = resourceGroup + provider + "/domains/{domain}"
 	domainTopicPath   = domainPath + "/topics/{topic}"
 	systemTopicPath   = resourceGroup + provider + "/systemTopics/{systemTopic}"
+	// storageAccountPath is a storage account as an event subscription's
+	// scope: its events come through its system topic.
+	storageAccountPath = resourceGroup + "/providers/Microsoft.Storage/storageAccounts/{storageAccount}"
 )
 
 // Endpoints is every path and method served, for arm.NewTable. A new
@@ -102,6 +105,7 @@ func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler)
 	for _, scope := range []string{topicPath, domainPath, domainTopicPath, systemTopicPath} {
 		forms = append(forms, form{scope + "/eventSubscriptions", false}, form{scope + provider + "/eventSubscriptions", true})
 	}
+	forms = append(forms, form{storageAccountPath + provider + "/eventSubscriptions", true})
 	for _, form := range forms {
 		in := func(fn handlerAt) arm.Handler { return bind(form.scopeForm, fn) }
 		eps = append(eps, arm.List(form.collection, in(h.listTopicSubscriptions)))
@@ -127,6 +131,9 @@ type target struct {
 	Topic          string // a basic topic, or a domain topic when Domain is set
 	Domain         string
 	SystemTopic    string
+	// StorageAccount is set when a storage account is the scope of event
+	// subscriptions: they live on its system topic.
+	StorageAccount string
 	EventSub       string
 	Location       string
 	TopicType      string
@@ -144,7 +151,7 @@ func atForm(scopeForm bool, fn handlerAt) arm.Handler {
 	return func(r *arm.Request) (arm.Response, *arm.Error) {
 		return fn(r, target{
 			SubscriptionID: r.Var("subscriptionId"), ResourceGroup: r.Var("resourceGroup"),
-			Topic: r.Var("topic"), Domain: r.Var("domain"), SystemTopic: r.Var("systemTopic"), EventSub: r.Var("eventSubscription"),
+			Topic: r.Var("topic"), Domain: r.Var("domain"), SystemTopic: r.Var("systemTopic"), StorageAccount: r.Var("storageAccount"), EventSub: r.Var("eventSubscription"),
 			Location: r.Var("location"), TopicType: r.Var("topicType"), ScopeForm: scopeForm,
 		})
 	}

@@ -108,7 +108,7 @@ func (h *Handler) getSubscription(_ *arm.Request, tg target) (arm.Response, *arm
 
 // deleteSubscription answers 204 whether or not it existed.
 func (h *Handler) deleteSubscription(_ *arm.Request, tg target) (arm.Response, *arm.Error) {
-	t := h.Store.Topic(tg.scopeID())
+	t := h.lookup(tg)
 	if t != nil {
 		if sub := h.Store.DeleteSubscription(t.ID, tg.EventSub, nil); sub != nil {
 			h.Hooks.SubscriptionsRemoved(t, []*resource.EventSubscription{sub}, ReasonSubscriptionDeleted)

@@ -99,3 +99,30 @@ func (h *Handler) listSystemTopics(r *arm.Request, tg target) (arm.Response, *ar
 	}
 	return page(r.Request, items), nil
 }
+
+// autoCreateSystemTopic makes the system topic of a storage account that an
+// event subscription names as its scope, as Azure does (named
+// <account>-<id>, in the account's resource group and the first location
+// GridBridge knows).
+func (h *Handler) autoCreateSystemTopic(tg target) (*resource.Topic, bool, *arm.Error) {
+	h.topicWrites.Lock()
+	defer h.topicWrites.Unlock()
+	if t := h.lookup(tg); t != nil {
+		return t, false, nil
+	}
+	name := tg.StorageAccount + "-" + strings.ReplaceAll(h.Hooks.NewID(), "-", "")[:8]
+	now := h.Hooks.Now()
+	t := &resource.Topic{
+		Type: resource.TypeSystemTopic, ID: resource.SystemTopicID(tg.SubscriptionID, tg.ResourceGroup, name),
+		SubscriptionID: tg.SubscriptionID, ResourceGroup: tg.ResourceGroup, Name: name, Location: "global",
+		InputSchema: resource.InputEventGrid, MetricResourceID: h.Hooks.NewID(),
+		SystemTopicSettings: resource.SystemTopicSettings{Source: storageAccountID(tg), TopicType: resource.SystemTopicTypeStorage},
+		CreatedAt:           now, LastModifiedAt: now,
+	}
+	if err := h.Hooks.CheckSystemTopicSource(t); err != nil {
+		return nil, false, err
+	}
+	h.Store.PutTopic(t)
+	h.Hooks.SystemTopicsChanged()
+	return t, true, nil
+}

@@ -1,6 +1,8 @@
 package basicarm
 
 import (
+	"strings"
+
 	"encoding/json"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
@@ -25,6 +27,26 @@ func (tg target) scopeID() string {
 	return resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic)
 }
 
+// lookup returns what holds the path's event subscriptions, or nil: the
+// system topic of a storage account scope, else the resource of scopeID.
+func (h *Handler) lookup(tg target) *resource.Topic {
+	if tg.StorageAccount == "" {
+		return h.Store.Topic(tg.scopeID())
+	}
+	source := storageAccountID(tg)
+	for _, t := range h.Store.TopicsOfType(resource.TypeSystemTopic) {
+		if strings.EqualFold(t.Source, source) {
+			return t
+		}
+	}
+	return nil
+}
+
+func storageAccountID(tg target) string {
+	return "/subscriptions/" + tg.SubscriptionID + "/resourceGroups/" + tg.ResourceGroup +
+		"/providers/Microsoft.Storage/storageAccounts/" + tg.StorageAccount
+}
+
 // scopeName names it as ARM's not-found messages do.
 func (tg target) scopeName() string {
 	switch {
@@ -34,6 +56,8 @@ func (tg target) scopeName() string {
 		return "Microsoft.EventGrid/domains/" + tg.Domain
 	case tg.SystemTopic != "":
 		return "Microsoft.EventGrid/systemTopics/" + tg.SystemTopic
+	case tg.StorageAccount != "":
+		return "Microsoft.Storage/storageAccounts/" + tg.StorageAccount
 	}
 	return "Microsoft.EventGrid/topics/" + tg.Topic
 }
@@ -41,7 +65,7 @@ func (tg target) scopeName() string {
 // findTopic returns the topic (or domain, domain topic, system topic) a
 // path names, or a 404.
 func (h *Handler) findTopic(tg target) (*resource.Topic, *arm.Error) {
-	t := h.Store.Topic(tg.scopeID())
+	t := h.lookup(tg)
 	if t == nil {
 		return nil, topicNotFound(tg)
 	}
