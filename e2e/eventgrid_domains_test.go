@@ -272,3 +272,49 @@ func TestDomainTopicSubscriptionDeliveryFeatures(t *testing.T) {
 		t.Fatalf("dead letters %+v", dead)
 	}
 }
+
+// A custom-schema domain routes by the mapped topic field.
+func TestCustomSchemaDomainRoutesByTheMappedTopic(t *testing.T) {
+	t.Parallel()
+	emu := testkit.Start(t)
+	ctx := context.Background()
+	emu.CreateDomain("custom", &armeventgrid.DomainProperties{
+		InputSchema: to.Ptr(armeventgrid.InputSchemaCustomEventSchema),
+		InputSchemaMapping: &armeventgrid.JSONInputSchemaMapping{
+			InputSchemaMappingType: to.Ptr(armeventgrid.InputSchemaMappingTypeJSON),
+			Properties: &armeventgrid.JSONInputSchemaMappingProperties{
+				Topic:     &armeventgrid.JSONField{SourceField: to.Ptr("tenant")},
+				EventType: &armeventgrid.JSONFieldWithDefault{SourceField: to.Ptr("kind")},
+				Subject:   &armeventgrid.JSONFieldWithDefault{DefaultValue: to.Ptr("none")},
+			},
+		},
+	})
+	hook := fakes.NewWebhook(t)
+	emu.CreateScopedEventSubscription(testkit.DomainTopicID("custom", "contoso"), "contoso-custom",
+		armeventgrid.EventSubscriptionProperties{Destination: testkit.WebHookDestination(hook.URL()),
+			EventDeliverySchema: to.Ptr(armeventgrid.EventDeliverySchemaEventGridSchema)})
+	pub := emu.DomainPublisher("custom")
+	if _, err := pub.PublishCustomEventEvents(ctx, []any{
+		map[string]any{"tenant": "contoso", "kind": "Made", "n": 1},
+		map[string]any{"tenant": "fabrikam", "kind": "Made", "n": 2},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	emu.WaitForDeliveries(testkit.Filter{Subscription: "contoso-custom"}, 1)
+	emu.Settle()
+	events := hook.Events()
+	if len(events) != 1 || events[0].Topic != testkit.DomainTopicID("custom", "contoso") || events[0].Type != "Made" {
+		t.Fatalf("events %+v", events)
+	}
+	var data map[string]any
+	_ = json.Unmarshal(events[0].Data, &data)
+	if data["n"] != 1.0 {
+		t.Fatalf("data %v", data)
+	}
+	// An event without the mapped topic field refuses the request.
+	_, err := pub.PublishCustomEventEvents(ctx, []any{map[string]any{"kind": "Made"}}, nil)
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) || re.StatusCode != http.StatusBadRequest {
+		t.Fatalf("custom event without a topic: %v", err)
+	}
+}
