@@ -24,7 +24,9 @@ import (
 const defaultStoragePoll = time.Second
 
 // storageEvents watches the storage accounts that system topics name and
-// turns their blob changes into events (blobevents). Watchers exist only
+// turns their blob changes into events (blobevents). GridBridge's own
+// dead-letter blobs are written to those accounts like any other blob, so
+// they raise BlobCreated too (EG-25). Watchers exist only
 // while a system topic names their account; a poller scans them in real
 // time, and SyncStorageEvents scans them on demand (tests call it instead
 // of waiting).
