@@ -25,14 +25,15 @@ func (s *Server) newFaces() ([]face, error) {
 		}}
 	}
 	eg, err := eventgrid.NewFace(eventgrid.FaceConfig{
-		Engine:           s.engine,
-		PublicTLSBaseURL: s.TLSURL,
-		HTTPClient:       client,
-		AzureStorage:     s.opts.AzureStorage,
-		MemorySink:       s.memory,
-		Jitter:           !s.opts.DisableJitter,
-		Seed:             s.opts.Seed,
-		Probation:        !s.opts.DisableProbation,
+		Engine:              s.engine,
+		PublicTLSBaseURL:    s.TLSURL,
+		HTTPClient:          client,
+		AzureStorage:        s.opts.AzureStorage,
+		StoragePollInterval: s.opts.StoragePoll,
+		MemorySink:          s.memory,
+		Jitter:              !s.opts.DisableJitter,
+		Seed:                s.opts.Seed,
+		Probation:           !s.opts.DisableProbation,
 	})
 	if err != nil {
 		return nil, err

@@ -30,6 +30,10 @@ type Options struct {
 	// AzureStorage holds Azure Storage connection strings for dead-letter
 	// blobs (Azurite's "UseDevelopmentStorage=true" included).
 	AzureStorage []string
+	// StoragePoll is how often, in real time, the storage accounts of Event
+	// Grid system topics are listed for blob events; 0 means every second,
+	// negative only on POST /_emulator/eventgrid/storage/sync.
+	StoragePoll time.Duration
 	// SQSEndpoint is an SQS-compatible endpoint for SQS targets and
 	// dead-letter queues; "" keeps them in memory.
 	SQSEndpoint string

@@ -264,6 +264,11 @@ func (s *Server) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		err = errors.Join(s.httpSrv.Shutdown(ctx), s.tlsSrv.Shutdown(ctx))
+		for _, f := range s.faces {
+			if c, ok := f.(interface{ Close() }); ok {
+				c.Close() // background work of a face (storage watchers)
+			}
+		}
 		s.engine.Reset()
 	})
 	return err

@@ -57,6 +57,11 @@ type Config struct {
 	// letters do. With no queue service configured, Storage Queue
 	// deliveries are captured like the other Azure-resource destinations.
 	AzureStorage []string
+	// StoragePollInterval is how often, in real time, the storage accounts
+	// of system topics are listed for blob changes; 0 means every second,
+	// a negative value only on demand (SyncStorageEvents, POST
+	// /_emulator/eventgrid/storage/sync).
+	StoragePollInterval time.Duration
 	// MaxPublishBytes bounds a publish request and each event in it
 	// (413 above); 0 means 1 MB, the service's limit.
 	MaxPublishBytes int

@@ -3,6 +3,7 @@ package eventgrid
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -27,6 +28,10 @@ type FaceConfig struct {
 	// blobs go into these accounts (D-SINKS), Storage Queue destinations
 	// into their queue services; none keeps dead letters in MemorySink.
 	AzureStorage []string
+	// StoragePollInterval is how often the storage accounts of system
+	// topics are listed for blob events, in real time (--storage-poll); 0
+	// means every second, negative lists only on POST /_emulator/eventgrid/storage/sync.
+	StoragePollInterval time.Duration
 	// MemorySink keeps dead letters when no storage account is configured
 	// (the emulator's in-memory default).
 	MemorySink engine.Sink
@@ -54,15 +59,16 @@ func NewFace(cfg FaceConfig) (*Face, error) {
 		return nil, err
 	}
 	basic := New(Config{
-		Engine:           cfg.Engine,
-		PublicTLSBaseURL: cfg.PublicTLSBaseURL,
-		HTTPClient:       cfg.HTTPClient,
-		DeadLetterSink:   sink,
-		AzureStorage:     cfg.AzureStorage,
-		RetryPolicy:      azureRetry(cfg),
-		DeadLetterPolicy: blobDeadLetters,
-		Jitter:           cfg.Jitter,
-		Seed:             cfg.Seed,
+		Engine:              cfg.Engine,
+		PublicTLSBaseURL:    cfg.PublicTLSBaseURL,
+		HTTPClient:          cfg.HTTPClient,
+		DeadLetterSink:      sink,
+		AzureStorage:        cfg.AzureStorage,
+		StoragePollInterval: cfg.StoragePollInterval,
+		RetryPolicy:         azureRetry(cfg),
+		DeadLetterPolicy:    blobDeadLetters,
+		Jitter:              cfg.Jitter,
+		Seed:                cfg.Seed,
 	})
 	ns := namespaces.New(namespaces.Config{
 		Engine: cfg.Engine,
@@ -81,9 +87,17 @@ func (f *Face) Register(r *mux.Router) {
 	f.basic.Register(r)
 }
 
-// RegisterInspection adds nothing: what Event Grid does is in the
-// emulator-wide journal, metrics and dead-letter views.
-func (f *Face) RegisterInspection(*mux.Router) {}
+// RegisterInspection adds POST /eventgrid/storage/sync: the storage
+// accounts of system topics are listed now, and the blob events of what
+// changed are queued before the answer (testkit.SyncStorageEvents). The
+// rest of what Event Grid does is in the emulator-wide journal, metrics and
+// dead-letter views.
+func (f *Face) RegisterInspection(r *mux.Router) {
+	r.HandleFunc("/eventgrid/storage/sync", f.basic.ServeStorageSync).Methods(http.MethodPost)
+}
+
+// Close stops watching storage accounts.
+func (f *Face) Close() { f.basic.Close() }
 
 // Reset forgets every namespace, topic and event subscription.
 func (f *Face) Reset() {

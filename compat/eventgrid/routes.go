@@ -1,6 +1,8 @@
 package eventgrid
 
 import (
+	"strings"
+
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/webhook"
@@ -14,7 +16,16 @@ func routeID(t *resource.Topic, sub *resource.EventSubscription) string {
 }
 
 func routeLabels(t *resource.Topic, sub *resource.EventSubscription) map[string]string {
-	return map[string]string{"cloud": "eventgrid", "topic": t.Name, "subscription": sub.Name}
+	labels := map[string]string{"cloud": "eventgrid", "topic": t.Name, "subscription": sub.Name}
+	switch t.Type {
+	case resource.TypeDomain:
+		labels["domain"] = t.Name
+	case resource.TypeDomainTopic:
+		labels["domain"] = t.DomainID[strings.LastIndex(t.DomainID, "/")+1:]
+	case resource.TypeSystemTopic:
+		labels["systemTopic"] = t.Name
+	}
+	return labels
 }
 
 // route builds the delivery route of a provisioned subscription.

@@ -29,6 +29,7 @@ type Service struct {
 	client  *http.Client // deliveries and handshakes; never follows redirects
 	jitter  *jitter
 	queues  *storageQueues // Storage Queue destinations' services
+	storage *storageEvents // blob events of system topics' accounts
 
 	mu sync.Mutex
 	// timers are the pending expiry and manual-validation timers, by key.
@@ -48,6 +49,7 @@ func New(cfg Config) *Service {
 		client:  webhook.NoRedirects(cfg.HTTPClient),
 		jitter:  newJitter(cfg.Jitter, cfg.Seed),
 		queues:  newStorageQueues(cfg.AzureStorage),
+		storage: newStorageEvents(cfg.AzureStorage),
 		timers:  make(map[string]engine.Timer),
 	}
 	s.arm = arm.NewTable(arm.Options{}, (&basicarm.Handler{Store: s.store, Hooks: (*armHooks)(s)}).Endpoints()...)
@@ -65,6 +67,9 @@ func (s *Service) Register(r *mux.Router) {
 	r.Path("/topics/{topic}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.publish.Serve(w, req, mux.Vars(req)["topic"])
 	})
+	r.Path("/domains/{domain}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		s.publish.ServeDomain(w, req, mux.Vars(req)["domain"])
+	})
 	r.Path("/eventsubscriptions/{name}/validate").Methods(http.MethodGet, http.MethodPost).
 		HandlerFunc(s.serveManualValidation)
 	s.arm.Mount(r)
@@ -80,6 +85,7 @@ func (s *Service) Reset() {
 		delete(s.timers, key)
 	}
 	s.mu.Unlock()
+	s.stopStorage()
 	for _, t := range s.store.Topics() {
 		for _, sub := range s.store.Subscriptions(t.ID) {
 			s.cfg.Engine.RemoveRoute(routeID(t, sub), "Reset")
@@ -90,7 +96,13 @@ func (s *Service) Reset() {
 
 // topicEndpoint is a topic's publish URL, advertised in properties.endpoint.
 func (s *Service) topicEndpoint(t *resource.Topic) string {
-	return s.publicBase() + "/topics/" + url.PathEscape(t.Name) + "/api/events"
+	switch t.Type {
+	case resource.TypeDomain:
+		return s.publicBase() + "/domains/" + url.PathEscape(t.Name) + "/api/events"
+	case resource.TypeTopic:
+		return s.publicBase() + "/topics/" + url.PathEscape(t.Name) + "/api/events"
+	}
+	return "" // domain topics and system topics take no events of their own
 }
 
 func (s *Service) publicBase() string {

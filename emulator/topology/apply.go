@@ -26,6 +26,16 @@ func (f *File) Apply(ctx context.Context, h http.Handler) error {
 				return err
 			}
 		}
+		for _, dm := range eg.Domains {
+			if err := a.domain(eg, dm); err != nil {
+				return err
+			}
+		}
+		for _, st := range eg.SystemTopics {
+			if err := a.systemTopic(eg, st); err != nil {
+				return err
+			}
+		}
 		for _, ns := range eg.Namespaces {
 			if err := a.namespace(eg, ns); err != nil {
 				return err

@@ -62,7 +62,7 @@ func (a *applier) topic(eg *EventGrid, t Topic) error {
 		return err
 	}
 	for _, s := range t.Subscriptions {
-		if err := a.eventSubscription(eg, t, s, path); err != nil {
+		if err := a.eventSubscription(eg, "topic "+quote(t.Name), s, path); err != nil {
 			return err
 		}
 	}
@@ -94,7 +94,7 @@ type armDeadLetter struct {
 	} `json:"properties"`
 }
 
-func (a *applier) eventSubscription(eg *EventGrid, t Topic, s EventSubscription, topicPath string) error {
+func (a *applier) eventSubscription(eg *EventGrid, of string, s EventSubscription, topicPath string) error {
 	p := armSubscriptionProperties{Destination: s.Destination, Filter: s.Filter, EventDeliverySchema: s.EventDeliverySchema}
 	if s.Webhook != "" {
 		p.Destination = mustJSON(map[string]any{"endpointType": "WebHook", "properties": map[string]string{"endpointUrl": s.Webhook}})
@@ -112,7 +112,7 @@ func (a *applier) eventSubscription(eg *EventGrid, t Topic, s EventSubscription,
 	if s.SkipValidation {
 		header.Set(headerSkipValidation, "true")
 	}
-	what := "event subscription " + quote(s.Name) + " of topic " + quote(t.Name)
+	what := "event subscription " + quote(s.Name) + " of " + of
 	err := a.put(s.Source, what, topicPath+"/eventSubscriptions/"+url.PathEscape(s.Name), header, mustJSON(armSubscription{Properties: p}))
 	var api *APIError
 	if errors.As(err, &api) && s.SkipValidation && strings.EqualFold(api.Code, codeURLValidation) {
@@ -121,6 +121,63 @@ func (a *applier) eventSubscription(eg *EventGrid, t Topic, s EventSubscription,
 			Detail: "skipValidation is set, yet the emulator ran the validation handshake and it failed: " + api.Message}
 	}
 	return err
+}
+
+type armDomainProperties struct {
+	armTopicProperties
+	AutoCreate *bool `json:"autoCreateTopicWithFirstSubscription,omitempty"`
+	AutoDelete *bool `json:"autoDeleteTopicWithLastSubscription,omitempty"`
+}
+
+func (a *applier) domain(eg *EventGrid, dm Domain) error {
+	path := armGroup(eg) + "/domains/" + url.PathEscape(dm.Name)
+	what := "domain " + quote(dm.Name)
+	body := mustJSON(map[string]any{"location": eg.Location, "properties": armDomainProperties{
+		armTopicProperties: armTopicProperties{InputSchema: dm.InputSchema, InputSchemaMapping: dm.InputSchemaMapping},
+		AutoCreate:         dm.AutoCreateTopics, AutoDelete: dm.AutoDeleteTopics,
+	}})
+	if err := a.put(dm.Source, what, path, armHeader(dm.Keys), body); err != nil {
+		return err
+	}
+	if err := a.checkKeys(dm.Source, what, path, dm.Keys); err != nil {
+		return err
+	}
+	for _, s := range dm.Subscriptions {
+		if err := a.eventSubscription(eg, what, s, path); err != nil {
+			return err
+		}
+	}
+	for _, dt := range dm.Topics {
+		topicPath := path + "/topics/" + url.PathEscape(dt.Name)
+		topicWhat := "topic " + quote(dt.Name) + " of " + what
+		if err := a.put(dt.Source, topicWhat, topicPath, http.Header{"Content-Type": {"application/json"}}, []byte("{}")); err != nil {
+			return err
+		}
+		for _, s := range dt.Subscriptions {
+			if err := a.eventSubscription(eg, topicWhat, s, topicPath); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (a *applier) systemTopic(eg *EventGrid, st SystemTopic) error {
+	path := armGroup(eg) + "/systemTopics/" + url.PathEscape(st.Name)
+	what := "system topic " + quote(st.Name)
+	source := "/subscriptions/" + eg.SubscriptionID + "/resourceGroups/" + eg.ResourceGroup +
+		"/providers/Microsoft.Storage/storageAccounts/" + st.Account
+	body := mustJSON(map[string]any{"location": eg.Location, "properties": map[string]string{
+		"source": source, "topicType": "Microsoft.Storage.StorageAccounts"}})
+	if err := a.put(st.Source, what, path, http.Header{"Content-Type": {"application/json"}}, body); err != nil {
+		return err
+	}
+	for _, s := range st.Subscriptions {
+		if err := a.eventSubscription(eg, what, s, path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // put sends an ARM PUT and turns a refusal into an *APIError.

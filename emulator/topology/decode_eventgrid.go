@@ -17,7 +17,7 @@ const (
 )
 
 func (d *decoder) eventGrid(top *object) *EventGrid {
-	sec := top.mapping("eventgrid", []string{"subscriptionId", "resourceGroup", "location", "topics", "namespaces"}, false)
+	sec := top.mapping("eventgrid", []string{"subscriptionId", "resourceGroup", "location", "topics", "domains", "systemTopics", "namespaces"}, false)
 	if sec == nil {
 		return nil
 	}
@@ -38,6 +38,21 @@ func (d *decoder) eventGrid(top *object) *EventGrid {
 			eg.Topics = append(eg.Topics, t)
 		}
 	}
+	// Domains share the topics' name space (their endpoints are host names
+	// in Azure).
+	for _, it := range sec.list("domains") {
+		if dm, o := d.domain(it); o != nil {
+			topics.add(o, "name", dm.Name)
+			eg.Domains = append(eg.Domains, dm)
+		}
+	}
+	systemTopics := newUniqueNames("system topic name", true)
+	for _, it := range sec.list("systemTopics") {
+		if st, o := d.systemTopic(it); o != nil {
+			systemTopics.add(o, "name", st.Name)
+			eg.SystemTopics = append(eg.SystemTopics, st)
+		}
+	}
 	namespaces := newUniqueNames("namespace name", true)
 	for _, it := range sec.list("namespaces") {
 		if ns, o := d.namespace(it); o != nil {
@@ -53,6 +68,72 @@ func (d *decoder) topic(it item) (Topic, *object) {
 	if !ok {
 		return Topic{}, nil
 	}
+	return d.topicFields(it, o), o
+}
+
+func (d *decoder) domain(it item) (Domain, *object) {
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions",
+		"autoCreateTopicWithFirstSubscription", "autoDeleteTopicWithLastSubscription", "topics"}, false)
+	if !ok {
+		return Domain{}, nil
+	}
+	dm := Domain{Topic: d.topicFields(it, o)}
+	if o.has("autoCreateTopicWithFirstSubscription") {
+		v := o.boolean("autoCreateTopicWithFirstSubscription")
+		dm.AutoCreateTopics = &v
+	}
+	if o.has("autoDeleteTopicWithLastSubscription") {
+		v := o.boolean("autoDeleteTopicWithLastSubscription")
+		dm.AutoDeleteTopics = &v
+	}
+	names := newUniqueNames("domain topic name", true)
+	for _, tit := range o.list("topics") {
+		to, ok := d.readObject(tit.node, tit.path, tit.line, []string{"name", "subscriptions"}, false)
+		if !ok {
+			continue
+		}
+		dt := DomainTopic{Source: Source{Line: to.line, Field: tit.path}}
+		if to.require("name") {
+			dt.Name = to.checkedText("name", armName(3, 50))
+		}
+		names.add(to, "name", dt.Name)
+		dt.Subscriptions = d.eventSubscriptions(to)
+		dm.Topics = append(dm.Topics, dt)
+	}
+	return dm, o
+}
+
+func (d *decoder) systemTopic(it item) (SystemTopic, *object) {
+	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "account", "subscriptions"}, false)
+	if !ok {
+		return SystemTopic{}, nil
+	}
+	st := SystemTopic{Source: Source{Line: o.line, Field: it.path}}
+	if o.require("name") {
+		st.Name = o.checkedText("name", armName(3, 128))
+	}
+	if o.require("account") {
+		st.Account = o.checkedText("account", checkStorageAccount)
+	}
+	st.Subscriptions = d.eventSubscriptions(o)
+	return st, o
+}
+
+// eventSubscriptions reads the subscriptions list of o.
+func (d *decoder) eventSubscriptions(o *object) []EventSubscription {
+	var out []EventSubscription
+	subs := newUniqueNames("event subscription name", true)
+	for _, sit := range o.list("subscriptions") {
+		if s, so := d.eventSubscription(sit); so != nil {
+			subs.add(so, "name", s.Name)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// topicFields reads what topics and domains share.
+func (d *decoder) topicFields(it item, o *object) Topic {
 	t := Topic{Source: Source{Line: o.line, Field: it.path}, InputSchema: schemaEventGrid}
 	if o.require("name") {
 		t.Name = o.checkedText("name", checkTopicName)
@@ -67,14 +148,8 @@ func (d *decoder) topic(it item) (Topic, *object) {
 		}
 	}
 	t.Keys = d.keys(o)
-	subs := newUniqueNames("event subscription name", true)
-	for _, sit := range o.list("subscriptions") {
-		if s, so := d.eventSubscription(sit); so != nil {
-			subs.add(so, "name", s.Name)
-			t.Subscriptions = append(t.Subscriptions, s)
-		}
-	}
-	return t, o
+	t.Subscriptions = d.eventSubscriptions(o)
+	return t
 }
 
 // keys reads an optional keys field: {key1, key2}, each base64.

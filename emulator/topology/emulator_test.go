@@ -345,3 +345,64 @@ func TestEmulatorNamespacePushSkipsValidationWhenAsked(t *testing.T) {
 		t.Fatalf("GET the subscription: %d", status)
 	}
 }
+
+func TestEmulatorGetsDomainsAndTheirTopics(t *testing.T) {
+	t.Parallel()
+	h := startEmulator(t)
+	hook := fakes.NewWebhook(t)
+	err := apply(t, h, yamlLines(
+		"eventgrid:",
+		"  domains:",
+		"    - name: tenants",
+		"      autoDeleteTopicWithLastSubscription: false",
+		"      keys: { key1: a2V5MQ== }",
+		"      subscriptions:",
+		"        - name: everything",
+		"          webhook: "+hook.URL(),
+		"      topics:",
+		"        - name: contoso",
+		"          subscriptions:",
+		"            - name: contoso-audit",
+		"              webhook: "+hook.URL(),
+		"        - name: fabrikam",
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, domain := call(t, h, "GET", armGroup+"/domains/tenants?api-version=2025-02-15", "", "")
+	if status != http.StatusOK || field(domain, "properties", "autoDeleteTopicWithLastSubscription") != false ||
+		field(domain, "properties", "autoCreateTopicWithFirstSubscription") != true {
+		t.Fatalf("GET domain: %d %v", status, domain)
+	}
+	status, keys := call(t, h, "POST", armGroup+"/domains/tenants/listKeys?api-version=2025-02-15", "", "")
+	if status != http.StatusOK || keys["key1"] != "a2V5MQ==" {
+		t.Fatalf("listKeys: %d %v", status, keys)
+	}
+	status, list := call(t, h, "GET", armGroup+"/domains/tenants/topics?api-version=2025-02-15", "", "")
+	if values, _ := list["value"].([]any); status != http.StatusOK || len(values) != 2 {
+		t.Fatalf("domain topics: %d %v", status, list)
+	}
+	for _, path := range []string{"/domains/tenants/eventSubscriptions/everything", "/domains/tenants/topics/contoso/eventSubscriptions/contoso-audit"} {
+		if status, sub := call(t, h, "GET", armGroup+path+"?api-version=2025-02-15", "", ""); status != http.StatusOK ||
+			field(sub, "properties", "provisioningState") != "Succeeded" {
+			t.Errorf("GET %s: %d %v", path, status, sub)
+		}
+	}
+}
+
+// A system topic needs a storage account the emulator was given; the
+// refusal names the file's line.
+func TestEmulatorRefusesASystemTopicOfAnUnknownAccount(t *testing.T) {
+	t.Parallel()
+	h := startEmulator(t)
+	err := apply(t, h, yamlLines(
+		"eventgrid:",
+		"  systemTopics:",
+		"    - name: blobs",
+		"      account: nosuchaccount",
+	))
+	var api *topology.APIError
+	if !errors.As(err, &api) || !strings.Contains(api.Error(), "nosuchaccount") || !strings.Contains(api.Error(), ":3") {
+		t.Fatalf("err = %v", err)
+	}
+}

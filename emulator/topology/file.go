@@ -24,7 +24,38 @@ type EventGrid struct {
 	ResourceGroup  string
 	Location       string
 	Topics         []Topic
+	Domains        []Domain
+	SystemTopics   []SystemTopic
 	Namespaces     []Namespace
+}
+
+// Domain is an Event Grid domain: a topic's settings, its own event
+// subscriptions (on every domain topic) and its domain topics.
+type Domain struct {
+	Topic
+	// AutoCreateTopics and AutoDeleteTopics are
+	// autoCreateTopicWithFirstSubscription and
+	// autoDeleteTopicWithLastSubscription; nil keeps Azure's default (true).
+	AutoCreateTopics, AutoDeleteTopics *bool
+	Topics                             []DomainTopic
+}
+
+// DomainTopic is a topic of a domain and its event subscriptions.
+type DomainTopic struct {
+	Source
+	Name          string
+	Subscriptions []EventSubscription
+}
+
+// SystemTopic is a storage account's system topic: its blob events
+// (BlobCreated, BlobDeleted) go to its event subscriptions.
+type SystemTopic struct {
+	Source
+	Name string
+	// Account is the storage account, one of the emulator's --azure-storage
+	// accounts (e.g. devstoreaccount1).
+	Account       string
+	Subscriptions []EventSubscription
 }
 
 // Keys are access keys fixed by the file; an empty one is generated.

@@ -31,6 +31,14 @@ func TestEndpointsBindTheTargets(t *testing.T) {
 		"GET /subscriptions/s1/providers/Microsoft.EventGrid/eventSubscriptions":                             {SubscriptionID: "s1"},
 		"GET /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/locations/West%20US/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions": {SubscriptionID: "s1", ResourceGroup: "rg1", Location: "West US", TopicType: "Microsoft.EventGrid.Topics"},
 		"GET /subscriptions/s1/providers/Microsoft.EventGrid/topicTypes/Microsoft.EventGrid.Topics/eventSubscriptions":                                        {SubscriptionID: "s1", TopicType: "Microsoft.EventGrid.Topics"},
+		"PUT /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1":                                                                   {SubscriptionID: "s1", ResourceGroup: "rg1", Domain: "d1"},
+		"POST /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/listKeys":                                                         {SubscriptionID: "s1", ResourceGroup: "rg1", Domain: "d1"},
+		"GET /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/topics":                                                            {SubscriptionID: "s1", ResourceGroup: "rg1", Domain: "d1"},
+		"PUT /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/topics/t1":                                                         {SubscriptionID: "s1", ResourceGroup: "rg1", Domain: "d1", Topic: "t1"},
+		"PUT /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/eventSubscriptions/e1":                                             {SubscriptionID: "s1", ResourceGroup: "rg1", Domain: "d1", EventSub: "e1"},
+		"GET /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/topics/t1/providers/Microsoft.EventGrid/eventSubscriptions/e1":     {SubscriptionID: "s1", ResourceGroup: "rg1", Domain: "d1", Topic: "t1", EventSub: "e1", ScopeForm: true},
+		"GET /subscriptions/s1/providers/Microsoft.EventGrid/systemTopics":                                                                                    {SubscriptionID: "s1"},
+		"PUT /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/systemTopics/st1/eventSubscriptions/e1":                                       {SubscriptionID: "s1", ResourceGroup: "rg1", SystemTopic: "st1", EventSub: "e1"},
 	}
 	table := probeTable()
 	for request, want := range cases {
@@ -58,7 +66,8 @@ func TestEndpointsLeaveOtherPaths(t *testing.T) {
 		"/", "/topics/t1/api/events", "/subscriptions/s1",
 		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.Storage/storageAccounts/a",
 		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/namespaces/n1",
-		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/topics/t1",
+		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/partnerTopics/p1",
+		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/domains/d1/topics/t1/other",
 		"/subscriptions/s1/providers/Microsoft.EventGrid/topics/t1", // a topic needs a resource group
 		"/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.EventGrid/topics/t1/eventSubscriptions/e1/other",
 	} {

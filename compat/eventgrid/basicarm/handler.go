@@ -30,12 +30,20 @@ type Hooks interface {
 	SubscriptionStored(t *resource.Topic, sub, prev *resource.EventSubscription)
 	// SubscriptionsRemoved is told of subscriptions that were deleted.
 	SubscriptionsRemoved(t *resource.Topic, subs []*resource.EventSubscription, reason string)
+	// CheckSystemTopicSource refuses a system topic whose source cannot
+	// send events (a storage account GridBridge was not given).
+	CheckSystemTopicSource(t *resource.Topic) *arm.Error
+	// SystemTopicsChanged is told that system topics were stored or
+	// deleted, so what watches their sources can follow.
+	SystemTopicsChanged()
 }
 
 // Reasons given to SubscriptionsRemoved.
 const (
 	ReasonSubscriptionDeleted = "EventSubscriptionDeleted"
 	ReasonTopicDeleted        = "TopicDeleted"
+	ReasonDomainDeleted       = "DomainDeleted"
+	ReasonDomainTopicDeleted  = "DomainTopicDeleted"
 )
 
 // Handler answers the ARM requests of basic topics and their event
@@ -54,6 +62,12 @@ const (
 	resourceGroup     = azureSubscription + "/resourceGroups/{resourceGroup}"
 	provider          = "/providers/Microsoft.EventGrid"
 	topicPath         = resourceGroup + provider + "/topics/{topic}"
+	domainPath        = resourceGroup + provider + "/domains/{domain}"
+	domainTopicPath   = domainPath + "/topics/{topic}"
+	systemTopicPath   = resourceGroup + provider + "/systemTopics/{systemTopic}"
+	// storageAccountPath is a storage account as an event subscription's
+	// scope: its events come through its system topic.
+	storageAccountPath = resourceGroup + "/providers/Microsoft.Storage/storageAccounts/{storageAccount}"
 )
 
 // Endpoints is every path and method served, for arm.NewTable. A new
@@ -76,14 +90,23 @@ func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler)
 			Get: at(h.getTopic), Put: at(h.putTopic), Patch: at(h.patchTopic), Delete: at(h.deleteTopic),
 			Actions: []arm.Action{{Name: "listKeys", Handle: at(h.listKeys)}, {Name: "regenerateKey", Handle: at(h.regenerateKey)}},
 		}.At(topicPath),
+		h.domainEndpoints(at),
+		h.systemTopicEndpoints(at),
 	)
 	// Event subscriptions answer the same way in both URL forms, nested
 	// (TopicEventSubscriptionsClient) and extension resource
-	// (EventSubscriptionsClient), over one store (W-EG-8.8).
-	for _, form := range []struct {
+	// (EventSubscriptionsClient), over one store (W-EG-8.8);
+	// domains, domain topics and system topics hold them as topics do.
+	type form struct {
 		collection string
 		scopeForm  bool
-	}{{topicPath + "/eventSubscriptions", false}, {topicPath + provider + "/eventSubscriptions", true}} {
+	}
+	var forms []form
+	for _, scope := range []string{topicPath, domainPath, domainTopicPath, systemTopicPath} {
+		forms = append(forms, form{scope + "/eventSubscriptions", false}, form{scope + provider + "/eventSubscriptions", true})
+	}
+	forms = append(forms, form{storageAccountPath + provider + "/eventSubscriptions", true})
+	for _, form := range forms {
 		in := func(fn handlerAt) arm.Handler { return bind(form.scopeForm, fn) }
 		eps = append(eps, arm.List(form.collection, in(h.listTopicSubscriptions)))
 		eps = append(eps, arm.Resource{
@@ -105,7 +128,12 @@ func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler)
 type target struct {
 	SubscriptionID string
 	ResourceGroup  string // "" when the path has none
-	Topic          string
+	Topic          string // a basic topic, or a domain topic when Domain is set
+	Domain         string
+	SystemTopic    string
+	// StorageAccount is set when a storage account is the scope of event
+	// subscriptions: they live on its system topic.
+	StorageAccount string
 	EventSub       string
 	Location       string
 	TopicType      string
@@ -123,7 +151,7 @@ func atForm(scopeForm bool, fn handlerAt) arm.Handler {
 	return func(r *arm.Request) (arm.Response, *arm.Error) {
 		return fn(r, target{
 			SubscriptionID: r.Var("subscriptionId"), ResourceGroup: r.Var("resourceGroup"),
-			Topic: r.Var("topic"), EventSub: r.Var("eventSubscription"),
+			Topic: r.Var("topic"), Domain: r.Var("domain"), SystemTopic: r.Var("systemTopic"), StorageAccount: r.Var("storageAccount"), EventSub: r.Var("eventSubscription"),
 			Location: r.Var("location"), TopicType: r.Var("topicType"), ScopeForm: scopeForm,
 		})
 	}

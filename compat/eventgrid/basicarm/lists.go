@@ -9,10 +9,6 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 )
 
-// customTopicType is the topic type of basic (custom) topics in the
-// regional and topic-type event subscription lists.
-const customTopicType = "Microsoft.EventGrid.Topics"
-
 // listed is one entry of a list: its name (for $filter) and its JSON.
 type listed struct {
 	name string
@@ -21,7 +17,7 @@ type listed struct {
 
 func (h *Handler) listTopics(r *arm.Request, tg target) (arm.Response, *arm.Error) {
 	var items []listed
-	for _, t := range h.Store.Topics() {
+	for _, t := range h.Store.TopicsOfType(resource.TypeTopic) {
 		if inScope(t, tg) {
 			items = append(items, listed{t.Name, h.topicJSON(t)})
 		}
@@ -57,14 +53,13 @@ func (h *Handler) listTopicSubscriptions(r *arm.Request, tg target) (arm.Respons
 func (h *Handler) listGlobalSubscriptions(r *arm.Request, tg target) (arm.Response, *arm.Error) {
 	var items []listed
 	if tg.Location != "" || tg.TopicType != "" {
-		if tg.TopicType == "" || strings.EqualFold(tg.TopicType, customTopicType) {
-			for _, t := range h.Store.Topics() {
-				if !inScope(t, tg) || tg.Location != "" && normalLocation(t.Location) != normalLocation(tg.Location) {
-					continue
-				}
-				for _, sub := range h.Store.Subscriptions(t.ID) {
-					items = append(items, listed{sub.Name, sub.JSON(t, true)})
-				}
+		for _, t := range h.Store.Topics() {
+			if tg.TopicType != "" && !strings.EqualFold(tg.TopicType, t.Type.TopicTypeName()) ||
+				!inScope(t, tg) || tg.Location != "" && normalLocation(t.Location) != normalLocation(tg.Location) {
+				continue
+			}
+			for _, sub := range h.Store.Subscriptions(t.ID) {
+				items = append(items, listed{sub.Name, sub.JSON(t, true)})
 			}
 		}
 	}

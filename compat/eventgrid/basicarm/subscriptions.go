@@ -6,7 +6,7 @@ import (
 )
 
 func subscriptionNotFound(tg target) *arm.Error {
-	return resource.NotFound("Microsoft.EventGrid/topics/"+tg.Topic+"/providers/Microsoft.EventGrid/eventSubscriptions/"+tg.EventSub, tg.ResourceGroup)
+	return resource.NotFound(tg.scopeName()+"/providers/Microsoft.EventGrid/eventSubscriptions/"+tg.EventSub, tg.ResourceGroup)
 }
 
 // findSubscription returns the topic and subscription a path names, or a
@@ -34,10 +34,23 @@ func (h *Handler) putSubscription(r *arm.Request, tg target) (arm.Response, *arm
 	if err != nil {
 		return arm.Response{}, err
 	}
-	t, err := h.findTopic(tg)
+	t, created, err := h.findOrAutoCreateTopic(tg)
 	if err != nil {
 		return arm.Response{}, err
 	}
+	resp, err := h.putSubscriptionOn(r, tg, t, body)
+	if err != nil && created {
+		// The domain topic created for this subscription goes with it.
+		h.topicWrites.Lock()
+		if h.Store.CountSubscriptions(t.ID) == 0 {
+			h.Store.DeleteTopic(t.ID)
+		}
+		h.topicWrites.Unlock()
+	}
+	return resp, err
+}
+
+func (h *Handler) putSubscriptionOn(r *arm.Request, tg target, t *resource.Topic, body []byte) (arm.Response, *arm.Error) {
 	prev := h.Store.Subscription(t.ID, tg.EventSub)
 	if prev == nil && h.Store.CountSubscriptions(t.ID) >= resource.MaxSubscriptionsPerTopic {
 		return arm.Response{}, arm.BadRequest("Topic '%s' already has the maximum of %d event subscriptions.", t.Name, resource.MaxSubscriptionsPerTopic)
@@ -95,10 +108,11 @@ func (h *Handler) getSubscription(_ *arm.Request, tg target) (arm.Response, *arm
 
 // deleteSubscription answers 204 whether or not it existed.
 func (h *Handler) deleteSubscription(_ *arm.Request, tg target) (arm.Response, *arm.Error) {
-	t := h.Store.Topic(resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic))
+	t := h.lookup(tg)
 	if t != nil {
 		if sub := h.Store.DeleteSubscription(t.ID, tg.EventSub, nil); sub != nil {
 			h.Hooks.SubscriptionsRemoved(t, []*resource.EventSubscription{sub}, ReasonSubscriptionDeleted)
+			h.autoDeleteDomainTopic(t)
 		}
 	}
 	return arm.NoContent(), nil

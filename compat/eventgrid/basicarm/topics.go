@@ -1,6 +1,8 @@
 package basicarm
 
 import (
+	"strings"
+
 	"encoding/json"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
@@ -8,12 +10,62 @@ import (
 )
 
 func topicNotFound(tg target) *arm.Error {
-	return resource.NotFound("Microsoft.EventGrid/topics/"+tg.Topic, tg.ResourceGroup)
+	return resource.NotFound(tg.scopeName(), tg.ResourceGroup)
 }
 
-// findTopic returns the topic a path names, or a 404.
+// scopeID is the ARM id of what holds the event subscriptions a path
+// names: a basic topic, a domain, a domain topic or a system topic.
+func (tg target) scopeID() string {
+	switch {
+	case tg.Domain != "" && tg.Topic != "":
+		return resource.DomainTopicID(resource.DomainID(tg.SubscriptionID, tg.ResourceGroup, tg.Domain), tg.Topic)
+	case tg.Domain != "":
+		return resource.DomainID(tg.SubscriptionID, tg.ResourceGroup, tg.Domain)
+	case tg.SystemTopic != "":
+		return resource.SystemTopicID(tg.SubscriptionID, tg.ResourceGroup, tg.SystemTopic)
+	}
+	return resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic)
+}
+
+// lookup returns what holds the path's event subscriptions, or nil: the
+// system topic of a storage account scope, else the resource of scopeID.
+func (h *Handler) lookup(tg target) *resource.Topic {
+	if tg.StorageAccount == "" {
+		return h.Store.Topic(tg.scopeID())
+	}
+	source := storageAccountID(tg)
+	for _, t := range h.Store.TopicsOfType(resource.TypeSystemTopic) {
+		if strings.EqualFold(t.Source, source) {
+			return t
+		}
+	}
+	return nil
+}
+
+func storageAccountID(tg target) string {
+	return "/subscriptions/" + tg.SubscriptionID + "/resourceGroups/" + tg.ResourceGroup +
+		"/providers/Microsoft.Storage/storageAccounts/" + tg.StorageAccount
+}
+
+// scopeName names it as ARM's not-found messages do.
+func (tg target) scopeName() string {
+	switch {
+	case tg.Domain != "" && tg.Topic != "":
+		return "Microsoft.EventGrid/domains/" + tg.Domain + "/topics/" + tg.Topic
+	case tg.Domain != "":
+		return "Microsoft.EventGrid/domains/" + tg.Domain
+	case tg.SystemTopic != "":
+		return "Microsoft.EventGrid/systemTopics/" + tg.SystemTopic
+	case tg.StorageAccount != "":
+		return "Microsoft.Storage/storageAccounts/" + tg.StorageAccount
+	}
+	return "Microsoft.EventGrid/topics/" + tg.Topic
+}
+
+// findTopic returns the topic (or domain, domain topic, system topic) a
+// path names, or a 404.
 func (h *Handler) findTopic(tg target) (*resource.Topic, *arm.Error) {
-	t := h.Store.Topic(resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic))
+	t := h.lookup(tg)
 	if t == nil {
 		return nil, topicNotFound(tg)
 	}

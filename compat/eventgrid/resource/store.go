@@ -59,9 +59,17 @@ func (s *Store) Topics() []*Topic {
 
 // PutTopic stores t. It refuses, returning the holder, when another topic
 // already has t's name (Azure: names are unique per region).
+//
+// Basic topics and domains share one name space (their endpoints are
+// host names in Azure); domain topics and system topics are named only
+// within their domain or resource group and take no name here.
 func (s *Store) PutTopic(t *Topic) (holder *Topic) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !t.Type.publicName() {
+		s.topics[t.Key()] = t
+		return nil
+	}
 	if id, ok := s.names[Key(t.Name)]; ok && id != t.Key() {
 		return s.topics[id]
 	}
@@ -79,7 +87,9 @@ func (s *Store) DeleteTopic(id string) (*Topic, []*EventSubscription) {
 		return nil, nil
 	}
 	delete(s.topics, t.Key())
-	delete(s.names, Key(t.Name))
+	if t.Type.publicName() {
+		delete(s.names, Key(t.Name))
+	}
 	subs := sortedSubs(s.subs[t.Key()])
 	delete(s.subs, t.Key())
 	return t, subs
@@ -148,4 +158,42 @@ func sortedSubs(m map[string]*EventSubscription) []*EventSubscription {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
 	return out
+}
+
+// publicName reports whether resources of this type hold a name in the
+// region-wide name space.
+func (k ResourceType) publicName() bool { return k == TypeTopic || k == TypeDomain }
+
+// TopicsOfType lists the topics of one type, by id.
+func (s *Store) TopicsOfType(typ ResourceType) []*Topic {
+	var out []*Topic
+	for _, t := range s.Topics() {
+		if t.Type == typ {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// DomainTopics lists a domain's topics, by id.
+func (s *Store) DomainTopics(domainID string) []*Topic {
+	var out []*Topic
+	for _, t := range s.TopicsOfType(TypeDomainTopic) {
+		if Key(t.DomainID) == Key(domainID) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// PutTopicIfAbsent stores t unless a topic with its id exists, and returns
+// the topic stored under that id (t, or the one already there).
+func (s *Store) PutTopicIfAbsent(t *Topic) *Topic {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur, ok := s.topics[t.Key()]; ok {
+		return cur
+	}
+	s.topics[t.Key()] = t
+	return t
 }

@@ -56,7 +56,7 @@ type identityDeadLetterJSON struct {
 // JSON returns the subscription as ARM returns it from PUT, PATCH, GET and
 // list: the WebHook URL and secret values masked, defaults filled in.
 func (s *EventSubscription) JSON(topic *Topic, scopeForm bool) any {
-	typ := "Microsoft.EventGrid/topics/eventSubscriptions"
+	typ := topic.Type.ARMType() + "/eventSubscriptions"
 	if scopeForm {
 		typ = "Microsoft.EventGrid/eventSubscriptions"
 	}

@@ -19,6 +19,9 @@ const (
 // Topic is a Microsoft.EventGrid/topics resource. A stored Topic is never
 // modified: an update stores a new value, so readers need no lock.
 type Topic struct {
+	// Type is what the value stands for: a basic topic (the zero value),
+	// a domain, a domain topic or a system topic.
+	Type           ResourceType
 	ID             string
 	SubscriptionID string
 	ResourceGroup  string
@@ -32,6 +35,10 @@ type Topic struct {
 	InputSchema        string
 	InputSchemaMapping *schema.InputMapping
 	TopicSettings
+	DomainSettings      // domains only
+	SystemTopicSettings // system topics only
+	// DomainID is a domain topic's domain.
+	DomainID         string
 	Key1, Key2       string
 	MetricResourceID string
 	CreatedAt        time.Time

@@ -40,30 +40,39 @@ type topicJSON struct {
 }
 
 type topicPropsJSON struct {
-	ProvisioningState          string               `json:"provisioningState"`
-	Endpoint                   string               `json:"endpoint"`
-	InputSchema                string               `json:"inputSchema"`
-	InputSchemaMapping         *schema.InputMapping `json:"inputSchemaMapping,omitempty"`
-	MetricResourceID           string               `json:"metricResourceId"`
-	PublicNetworkAccess        string               `json:"publicNetworkAccess"`
-	InboundIPRules             []InboundIPRule      `json:"inboundIpRules"`
-	DisableLocalAuth           bool                 `json:"disableLocalAuth"`
-	DataResidencyBoundary      string               `json:"dataResidencyBoundary"`
-	MinimumTLSVersionAllowed   string               `json:"minimumTlsVersionAllowed,omitempty"`
-	EventTypeInfo              json.RawMessage      `json:"eventTypeInfo,omitempty"`
-	PrivateEndpointConnections []struct{}           `json:"privateEndpointConnections"`
+	ProvisioningState        string               `json:"provisioningState"`
+	Endpoint                 string               `json:"endpoint"`
+	InputSchema              string               `json:"inputSchema"`
+	InputSchemaMapping       *schema.InputMapping `json:"inputSchemaMapping,omitempty"`
+	MetricResourceID         string               `json:"metricResourceId"`
+	PublicNetworkAccess      string               `json:"publicNetworkAccess"`
+	InboundIPRules           []InboundIPRule      `json:"inboundIpRules"`
+	DisableLocalAuth         bool                 `json:"disableLocalAuth"`
+	DataResidencyBoundary    string               `json:"dataResidencyBoundary"`
+	MinimumTLSVersionAllowed string               `json:"minimumTlsVersionAllowed,omitempty"`
+	EventTypeInfo            json.RawMessage      `json:"eventTypeInfo,omitempty"`
+	// Domains only.
+	AutoCreateTopicWithFirstSubscription *bool      `json:"autoCreateTopicWithFirstSubscription,omitempty"`
+	AutoDeleteTopicWithLastSubscription  *bool      `json:"autoDeleteTopicWithLastSubscription,omitempty"`
+	PrivateEndpointConnections           []struct{} `json:"privateEndpointConnections"`
 }
 
 // JSON returns the topic as ARM returns it from PUT, GET and list, with
 // endpoint the topic's publish URL. GridBridge finishes every operation in
 // the request, so provisioningState is always Succeeded.
 func (t *Topic) JSON(endpoint string) any {
+	switch t.Type {
+	case TypeDomainTopic:
+		return t.domainTopicJSON()
+	case TypeSystemTopic:
+		return t.systemTopicJSON()
+	}
 	rules := t.InboundIPRules
 	if rules == nil {
 		rules = []InboundIPRule{}
 	}
-	return topicJSON{
-		ID: t.ID, Name: t.Name, Type: "Microsoft.EventGrid/topics", Location: t.Location, Tags: t.Tags,
+	out := topicJSON{
+		ID: t.ID, Name: t.Name, Type: t.Type.ARMType(), Location: t.Location, Tags: t.Tags,
 		Identity: t.Identity, Sku: t.Sku, Kind: t.Kind, ExtendedLocation: t.ExtendedLocation,
 		SystemData: systemData(t.CreatedAt, t.LastModifiedAt),
 		Properties: topicPropsJSON{
@@ -75,6 +84,12 @@ func (t *Topic) JSON(endpoint string) any {
 			PrivateEndpointConnections: []struct{}{},
 		},
 	}
+	if t.Type == TypeDomain {
+		autoCreate, autoDelete := t.AutoCreateTopics, t.AutoDeleteTopics
+		out.Properties.AutoCreateTopicWithFirstSubscription = &autoCreate
+		out.Properties.AutoDeleteTopicWithLastSubscription = &autoDelete
+	}
+	return out
 }
 
 // KeysJSON is the body of listKeys and regenerateKey.

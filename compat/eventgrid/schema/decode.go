@@ -19,6 +19,42 @@ type Topic struct {
 	Name    string
 	Input   egevent.Schema // EventGridSchema, CloudEventSchemaV10 or CustomInputSchema
 	Mapping *InputMapping  // custom-schema topics only; nil maps nothing
+	// Domain is set when the request went to a domain's endpoint: each
+	// event names its domain topic (Event Grid topic, CloudEvents source,
+	// or the mapped topic of a custom event), which is required, and the
+	// decoded event's Topic is that domain topic's resource id (ID +
+	// "/topics/" + name) and TopicName its name.
+	Domain bool
+}
+
+// domainTopic stamps ev with the domain topic named, or refuses an event
+// that names none or names it badly.
+func (t Topic) domainTopic(ev *egevent.Event, named, field string, i int) *Error {
+	if named == "" {
+		return badRequest("Required property '%s' was not set on the event at index %d: an event published to domain '%s' must name its domain topic.", field, i, t.Name)
+	}
+	name := named
+	// The full resource id of the domain topic is accepted too.
+	if prefix := t.ID + "/topics/"; len(named) > len(prefix) && strings.EqualFold(named[:len(prefix)], prefix) {
+		name = named[len(prefix):]
+	}
+	if !validDomainTopicName(name) {
+		return badRequest("The %s '%s' of the event at index %d is not a valid domain topic name: 3 to 50 letters, digits and hyphens.", field, named, i)
+	}
+	ev.Topic, ev.TopicName = t.ID+"/topics/"+name, name
+	return nil
+}
+
+func validDomainTopicName(s string) bool {
+	if len(s) < 3 || len(s) > 50 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Request is one publish request.

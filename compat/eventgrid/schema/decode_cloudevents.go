@@ -79,8 +79,14 @@ func cloudEvent(t Topic, raw []byte, i int) (*egevent.Event, *Error) {
 	if ev.ID, err = requiredString(m, "id", i); err != nil {
 		return nil, err
 	}
-	if _, err = requiredString(m, "source", i); err != nil {
+	source, err := requiredString(m, "source", i)
+	if err != nil {
 		return nil, err
+	}
+	if t.Domain {
+		if err := t.domainTopic(ev, source, "source", i); err != nil {
+			return nil, err
+		}
 	}
 	if ev.Type, err = requiredString(m, "type", i); err != nil {
 		return nil, err

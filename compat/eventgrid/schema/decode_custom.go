@@ -48,6 +48,10 @@ func mapCustomEvent(t Topic, m map[string]json.RawMessage, i int, req Request) (
 	}
 	if topic, found, err := mappedValue(m, mp.Topic, "topic", i); err != nil {
 		return nil, err
+	} else if t.Domain {
+		if err := t.domainTopic(ev, topic, "topic", i); err != nil {
+			return nil, err
+		}
 	} else if found && !strings.EqualFold(topic, t.ID) {
 		return nil, badRequest("The mapped topic '%s' of the event at index %d does not match the topic it was published to ('%s').", topic, i, t.ID)
 	}

@@ -62,6 +62,10 @@ func eventGridEvent(t Topic, raw []byte, i int) (*egevent.Event, *Error) {
 	}
 	if topic, present, err := optionalString(m, "topic", i); err != nil {
 		return nil, err
+	} else if t.Domain {
+		if err := t.domainTopic(ev, topic, "topic", i); err != nil {
+			return nil, err
+		}
 	} else if present && topic != "" && !strings.EqualFold(topic, t.ID) {
 		return nil, badRequest("The topic '%s' of the event at index %d does not match the topic it was published to ('%s'). Leave topic out or set it to the topic's resource id.", topic, i, t.ID)
 	}

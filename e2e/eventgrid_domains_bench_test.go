@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+
+	"github.com/gridbridge/gridbridge/emulator"
+	"github.com/gridbridge/gridbridge/testkit"
+)
+
+// domainBenchEvents is benchEvents with each event naming one of ten
+// domain topics.
+func domainBenchEvents(first, n int) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"ev-%d","topic":"tenant-%d","eventType":"Orders.Placed","subject":"orders/%d","eventTime":"2026-01-01T00:00:00Z","dataVersion":"1.0","data":{"orderId":%d,"total":42.5,"currency":"EUR"}}`,
+			first+i, (first+i)%10, first+i, first+i)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+// A domain's routing by topic, measured as BenchmarkEventGridThroughputBatch100
+// measures a topic: 1,000-event requests naming ten domain topics, one
+// subscription on the domain with maxEventsPerBatch 100, against a bare
+// client posting the same 100-event batches to a bare server.
+func BenchmarkEventGridDomainThroughputBatch100(b *testing.B) {
+	emu := testkit.Start(b, testkit.WithOptions(func(o *emulator.Options) { o.Clock = "real"; o.JournalCap = 10_000 }))
+	hook := newBenchWebhook(b, false)
+	emu.CreateDomain("bench", nil)
+	dest := testkit.WebHookDestination(hook.srv.URL)
+	dest.Properties.MaxEventsPerBatch = to.Ptr[int32](100)
+	emu.CreateScopedEventSubscription(testkit.DomainID("bench"), "sink", armeventgrid.EventSubscriptionProperties{Destination: dest})
+	keys, err := emu.ARM().NewDomainsClient().ListSharedAccessKeys(context.Background(), testkit.ResourceGroup, "bench", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	domain := benchTopic{client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}},
+		url: emu.URL() + "/domains/bench/api/events?api-version=2018-01-01", key: *keys.Key1}
+	const perRequest = 1000
+	requests := max(1, b.N/perRequest)
+	bodies := make([][]byte, requests)
+	for i := range bodies {
+		bodies[i] = domainBenchEvents(i*perRequest, perRequest)
+	}
+	total := int64(requests * perRequest)
+
+	b.ResetTimer()
+	start := time.Now()
+	for _, body := range bodies {
+		domain.publish(b, body)
+	}
+	for hook.events.Load() < total {
+		runtime.Gosched()
+	}
+	emuElapsed := time.Since(start)
+
+	var bareEvents atomic.Int64
+	bareClient, bareURL := bareLoopback(b, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		bareEvents.Add(int64(bytes.Count(body, []byte(`"eventType"`))))
+		w.WriteHeader(http.StatusOK)
+	})
+	batch := domainBenchEvents(0, 100)
+	start = time.Now()
+	for range total / 100 {
+		post(b, bareClient, bareURL, batch)
+	}
+	bareElapsed := time.Since(start)
+	b.StopTimer()
+
+	emuRate := float64(total) / emuElapsed.Seconds()
+	bareRate := float64(total) / bareElapsed.Seconds()
+	b.ReportMetric(emuRate, "events/s")
+	b.ReportMetric(bareRate, "bare-events/s")
+	b.ReportMetric(emuRate/bareRate, "ratio")
+}

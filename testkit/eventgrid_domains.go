@@ -1,0 +1,99 @@
+package testkit
+
+import (
+	"context"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+)
+
+// DomainID is the ARM id of an Event Grid domain in ResourceGroup.
+func DomainID(domain string) string {
+	return "/subscriptions/" + SubscriptionID + "/resourceGroups/" + ResourceGroup +
+		"/providers/Microsoft.EventGrid/domains/" + domain
+}
+
+// DomainTopicID is the ARM id of a domain topic: the `topic` of the events
+// delivered from it.
+func DomainTopicID(domain, topic string) string { return DomainID(domain) + "/topics/" + topic }
+
+// CreateDomain creates (or updates) an Event Grid domain in ResourceGroup
+// and returns it as ARM answered:
+//
+//	emu.CreateDomain("tenants", nil)
+//	emu.CreateDomainTopic("tenants", "contoso")
+func (e *Emulator) CreateDomain(name string, props *armeventgrid.DomainProperties) armeventgrid.Domain {
+	e.t.Helper()
+	poller, err := e.ARM().NewDomainsClient().BeginCreateOrUpdate(context.Background(), ResourceGroup, name,
+		armeventgrid.Domain{Location: ptr("westus"), Properties: props}, nil)
+	if err != nil {
+		e.t.Fatalf("testkit: creating domain %q: %v", name, err)
+	}
+	resp, err := poller.PollUntilDone(context.Background(), nil)
+	if err != nil {
+		e.t.Fatalf("testkit: creating domain %q: %v", name, err)
+	}
+	return resp.Domain
+}
+
+// CreateDomainTopic creates a topic of domain (a domain whose
+// autoCreateTopicWithFirstSubscription is on, the default, also creates it
+// with its first event subscription).
+func (e *Emulator) CreateDomainTopic(domain, topic string) armeventgrid.DomainTopic {
+	e.t.Helper()
+	poller, err := e.ARM().NewDomainTopicsClient().BeginCreateOrUpdate(context.Background(), ResourceGroup, domain, topic, nil)
+	if err != nil {
+		e.t.Fatalf("testkit: creating topic %q of domain %q: %v", topic, domain, err)
+	}
+	resp, err := poller.PollUntilDone(context.Background(), nil)
+	if err != nil {
+		e.t.Fatalf("testkit: creating topic %q of domain %q: %v", topic, domain, err)
+	}
+	return resp.DomainTopic
+}
+
+// CreateScopedEventSubscription creates (or replaces) an event subscription
+// on any ARM scope (a domain, a domain topic, a system topic, a topic)
+// through armeventgrid's EventSubscriptionsClient, as
+// CreateEventSubscription does for topics:
+//
+//	emu.CreateScopedEventSubscription(testkit.DomainTopicID("tenants", "contoso"), "audit",
+//		armeventgrid.EventSubscriptionProperties{Destination: testkit.WebHookDestination(hook.URL())})
+func (e *Emulator) CreateScopedEventSubscription(scope, name string, props armeventgrid.EventSubscriptionProperties) armeventgrid.EventSubscription {
+	e.t.Helper()
+	ctx := context.Background()
+	poller, err := e.ARM().NewEventSubscriptionsClient().BeginCreateOrUpdate(ctx, scope, name,
+		armeventgrid.EventSubscription{Properties: &props}, nil)
+	if err == nil {
+		var resp armeventgrid.EventSubscriptionsClientCreateOrUpdateResponse
+		if resp, err = poller.PollUntilDone(ctx, nil); err == nil {
+			return resp.EventSubscription
+		}
+	}
+	e.t.Fatalf("testkit: creating event subscription %q on %s: %v", name, scope, err)
+	return armeventgrid.EventSubscription{}
+}
+
+// DomainPublisher returns an azeventgrid client for domain's endpoint, with
+// key1 read through ARM. Each event names its domain topic in `topic`
+// (Event Grid schema) or `source` (CloudEvents).
+func (e *Emulator) DomainPublisher(domain string) *azeventgrid.Client {
+	e.t.Helper()
+	ctx := context.Background()
+	domains := e.ARM().NewDomainsClient()
+	got, err := domains.Get(ctx, ResourceGroup, domain, nil)
+	if err != nil {
+		e.t.Fatalf("testkit: reading domain %q: %v", domain, err)
+	}
+	keys, err := domains.ListSharedAccessKeys(ctx, ResourceGroup, domain, nil)
+	if err != nil {
+		e.t.Fatalf("testkit: listing keys of domain %q: %v", domain, err)
+	}
+	client, err := azeventgrid.NewClientWithSharedKeyCredential(*got.Properties.Endpoint, azcore.NewKeyCredential(*keys.Key1),
+		&azeventgrid.ClientOptions{ClientOptions: e.AzureClientOptions()})
+	if err != nil {
+		e.t.Fatalf("testkit: azeventgrid client for domain %q: %v", domain, err)
+	}
+	return client
+}
