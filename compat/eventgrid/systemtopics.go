@@ -12,11 +12,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/blobevents"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 	"github.com/gridbridge/gridbridge/emulator/engine"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 )
 
 // defaultStoragePoll is how often, in real time, the accounts of system
