@@ -184,11 +184,11 @@ func TestBatchesAndEntryErrors(t *testing.T) {
 		t.Fatalf("batch result %+v", out)
 	}
 	for name, entries := range map[string][]types.SendMessageBatchRequestEntry{
-		"AWS.SimpleQueueService.EmptyBatchRequest":           {},
-		"AWS.SimpleQueueService.BatchEntryIdsNotDistinct":    {{Id: aws.String("x"), MessageBody: aws.String("1")}, {Id: aws.String("x"), MessageBody: aws.String("2")}},
-		"AWS.SimpleQueueService.InvalidBatchEntryId":         {{Id: aws.String("x y"), MessageBody: aws.String("1")}},
+		"AWS.SimpleQueueService.EmptyBatchRequest":            {},
+		"AWS.SimpleQueueService.BatchEntryIdsNotDistinct":     {{Id: aws.String("x"), MessageBody: aws.String("1")}, {Id: aws.String("x"), MessageBody: aws.String("2")}},
+		"AWS.SimpleQueueService.InvalidBatchEntryId":          {{Id: aws.String("x y"), MessageBody: aws.String("1")}},
 		"AWS.SimpleQueueService.TooManyEntriesInBatchRequest": manyEntries(11, 1),
-		"AWS.SimpleQueueService.BatchRequestTooLong":         manyEntries(2, 140_000),
+		"AWS.SimpleQueueService.BatchRequestTooLong":          manyEntries(2, 140_000),
 	} {
 		_, err := h.client.SendMessageBatch(ctx(t), &sqssdk.SendMessageBatchInput{QueueUrl: aws.String(url), Entries: entries})
 		if errorCode(err) != name {

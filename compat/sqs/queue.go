@@ -352,6 +352,7 @@ func (q *Queue) takeLocked(in receiveInput) ([]received, []move) {
 		for q.timed.Len() > 0 && !q.timed[0].visibleAt.After(now) {
 			q.ready = append(q.ready, heap.Pop(&q.timed).(*message))
 		}
+		var taken []*message
 		for len(out) < in.max && q.readyHead < len(q.ready) {
 			m := q.ready[q.readyHead]
 			q.ready[q.readyHead] = nil
@@ -360,8 +361,13 @@ func (q *Queue) takeLocked(in receiveInput) ([]received, []move) {
 				continue
 			}
 			if take(m) {
-				q.scheduleLocked(m, now)
+				taken = append(taken, m)
 			}
+		}
+		// Scheduled after the loop: with a visibility timeout of 0 they are
+		// visible again at once, but not to this same receive.
+		for _, m := range taken {
+			q.scheduleLocked(m, now)
 		}
 		if q.readyHead > 64 && q.readyHead*2 > len(q.ready) {
 			n := copy(q.ready, q.ready[q.readyHead:])
