@@ -11,6 +11,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -49,9 +50,18 @@ func (s *Server) newFaces() ([]face, error) {
 		DeadLetterSink: sinks.blob,
 		HTTPClient:     client,
 	})
+	// Without --sqs-endpoint, GridBridge is the SQS server: targets and DLQs
+	// write to the queues its SQS API serves.
+	var sqsFace *sqs.Service
+	var memorySQS eventbridge.MemoryQueues
+	if sinks.sqs == nil {
+		sqsFace = sqs.New(sqs.NewStore(s.clock))
+		memorySQS = sqsFace.Store()
+	}
 	eb := eventbridge.New(eventbridge.Config{
 		Engine:     s.engine,
 		SQS:        sinks.sqs, // nil keeps SQS targets and DLQs in memory
+		MemorySQS:  memorySQS,
 		HTTPClient: client,
 		Jitter:     !s.opts.DisableJitter,
 		Seed:       s.opts.Seed,
@@ -70,7 +80,11 @@ func (s *Server) newFaces() ([]face, error) {
 		Jitter:     !s.opts.DisableJitter,
 		Seed:       s.opts.Seed,
 	})
-	return []face{ns, eg, eb, s.eventsV2}, nil
+	faces := []face{ns, eg, eb, s.eventsV2}
+	if sqsFace != nil {
+		faces = append(faces, sqsFace)
+	}
+	return faces, nil
 }
 
 // tlsHost is the host:port clients reach the TLS listener on, without a

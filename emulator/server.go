@@ -39,8 +39,8 @@ type Server struct {
 	faces   []face
 	sinks   deadLetterSinks
 	// memorySQS holds SQS target messages and DLQ records when no
-	// --sqs-endpoint is configured; nil otherwise.
-	memorySQS *eventbridge.MemorySQS
+	// --sqs-endpoint is configured (the SQS face's store); nil otherwise.
+	memorySQS eventbridge.MemoryQueues
 	eventsV2  *eventsv2.Service
 
 	httpLn, tlsLn   net.Listener
