@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,10 @@ type emulator struct {
 	eventBridge, namespaces bool
 	// sqs is the SQS server that GridBridge delivers SQS targets to.
 	sqs string
+	// sqsAPI is a second binary, started without --sqs-endpoint, that
+	// serves the SQS API itself; sqsServed says whether it does.
+	sqsAPI    string
+	sqsServed bool
 }
 
 // TestCompatibility runs the JS SDK tests and the AWS CLI tests against the
@@ -54,10 +59,15 @@ func TestCompatibility(t *testing.T) {
 	}, "{}")
 	emu.namespaces = probe(t, http.MethodGet, emu.http+"/subscriptions/"+subscriptionID+
 		"/resourceGroups/compat-probe/providers/Microsoft.EventGrid/namespaces?api-version=2025-02-15", nil, "")
-	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v",
-		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces)
+	own := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation")
+	emu.sqsAPI = own.Endpoints["http"]
+	emu.sqsServed = probe(t, http.MethodPost, emu.sqsAPI+"/", map[string]string{
+		"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": "application/x-amz-json-1.0",
+	}, "{}")
+	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v, SQS served: %v",
+		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces, emu.sqsServed)
 
-	var js, cli []row
+	var js, cli, sqsCLI, boto []row
 	cliRan := false
 	t.Run("suites", func(t *testing.T) {
 		t.Run("js", func(t *testing.T) {
@@ -68,6 +78,14 @@ func TestCompatibility(t *testing.T) {
 			t.Parallel()
 			cli, cliRan = runAWSCLI(t, emu)
 		})
+		t.Run("aws-cli-sqs", func(t *testing.T) {
+			t.Parallel()
+			sqsCLI = runAWSCLISQS(t, emu)
+		})
+		t.Run("boto3", func(t *testing.T) {
+			t.Parallel()
+			boto = runBoto3SQS(t, emu)
+		})
 	})
 	t.Logf("suites finished %v after start", time.Since(started).Round(time.Millisecond))
 	if t.Failed() {
@@ -77,7 +95,7 @@ func TestCompatibility(t *testing.T) {
 	if !cliRan {
 		t.Skip("README.md's compatibility table was not checked: the AWS CLI tests did not run")
 	}
-	checkREADME(t, append(js, cli...))
+	checkREADME(t, slices.Concat(js, cli, sqsCLI, boto))
 }
 
 // subscriptionID is the Azure subscription the suites use (SUBSCRIPTION_ID in
@@ -158,6 +176,8 @@ func runNode(t *testing.T, node string, emu *emulator) []row {
 		"GRIDBRIDGE_COMPAT_EVENTBRIDGE="+servedWord(emu.eventBridge),
 		"GRIDBRIDGE_COMPAT_NAMESPACES="+servedWord(emu.namespaces),
 		"GRIDBRIDGE_COMPAT_SQS="+emu.sqs,
+		"GRIDBRIDGE_SQS_API="+emu.sqsAPI,
+		"GRIDBRIDGE_COMPAT_SQS_API="+servedWord(emu.sqsServed),
 		"NO_COLOR=1",
 	)
 	started := time.Now()

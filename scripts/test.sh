@@ -204,6 +204,27 @@ install_aws_cli() {
 	fi
 }
 
+# The compatibility suite drives GridBridge's SQS API with Debian's boto3
+# (python3-boto3, 1.26 on bookworm), which speaks SQS's query protocol.
+install_python_boto3() {
+	if /usr/bin/python3 -c 'import boto3' >/dev/null 2>&1; then
+		echo "    boto3 $(/usr/bin/python3 -c 'import boto3; print(boto3.__version__)')"
+		return 0
+	fi
+	if [[ $(id -u) != 0 ]]; then
+		warn "python3-boto3 is missing and we are not root; tests that need it will skip"
+		return 0
+	fi
+	local aptlog=$logs/apt-python3-boto3.log
+	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-boto3 >>"$aptlog" 2>&1; then
+		echo "    installed boto3 $(/usr/bin/python3 -c 'import boto3; print(boto3.__version__)')"
+	else
+		warn "could not install python3-boto3 (see $aptlog); tests that need it will skip"
+		tail -n 5 "$aptlog" >&2 || true
+	fi
+}
+
 start_services() {
 	local ports bin node_bin
 	ports=$(go run ./scripts/freeport 3)
@@ -265,6 +286,7 @@ done
 phase "install test services" install_services
 phase "install compatibility suite" install_compat_suite
 phase "install AWS CLI if missing" install_aws_cli
+phase "install python3-boto3 if missing" install_python_boto3
 # The services bind their ports right after the ports are picked, before go
 # vet may open connections (module downloads) that could take one of them.
 phase "start services" start_services
