@@ -139,7 +139,7 @@ func (s *Service) receiveMessage(c *call) (any, error) {
 		attrs := selectAttributes(m.attrs, in.MessageAttributeNames)
 		out.Messages = append(out.Messages, messageOutput{
 			MessageId: m.id, ReceiptHandle: m.receipt, MD5OfBody: m.md5Body, Body: m.body,
-			Attributes: selectSystem(m.system, systemNames), MessageAttributes: attrs,
+			Attributes: selectSystem(&m, systemNames), MessageAttributes: attrs,
 			MD5OfMessageAttributes: md5OfAttributes(attrs),
 		})
 	}
@@ -147,10 +147,11 @@ func (s *Service) receiveMessage(c *call) (any, error) {
 }
 
 // selectSystem keeps the system attributes named ("All" for all).
-func selectSystem(all map[string]string, names []string) map[string]string {
+func selectSystem(m *received, names []string) map[string]string {
 	if len(names) == 0 {
 		return nil
 	}
+	all := m.system()
 	out := map[string]string{}
 	for _, n := range names {
 		if n == "All" {

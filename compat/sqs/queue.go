@@ -247,7 +247,13 @@ func (q *Queue) removeLocked(m *message) {
 type received struct {
 	id, body, md5Body, md5Attrs, receipt string
 	attrs                                map[string]AttributeValue
-	system                               map[string]string
+	// The system attributes' sources.
+	senderID                  string
+	sent, firstReceive        time.Time
+	receiveCount              int
+	fifo                      bool
+	group, dedupID, dlqSource string
+	seq                       uint64
 }
 
 // receiveInput is one ReceiveMessage call's options.
@@ -425,24 +431,33 @@ func (q *Queue) compactFIFOLocked() {
 	q.order = kept
 }
 
-// snapshotLocked copies what a receive hands out, with every system
-// attribute; the operation keeps those the caller asked for.
+// snapshotLocked copies what a receive hands out.
 func (q *Queue) snapshotLocked(m *message) received {
+	return received{
+		id: m.id, body: m.body, md5Body: m.md5Body, md5Attrs: m.md5Attrs, receipt: m.receipt, attrs: m.attrs,
+		senderID: m.senderID, sent: m.sent, receiveCount: m.receiveCount, firstReceive: m.firstReceive,
+		fifo: q.fifo(), group: m.group, dedupID: m.dedupID, seq: m.seq, dlqSource: m.dlqSource,
+	}
+}
+
+// system returns every system attribute of a received message; the
+// operation keeps those the caller asked for.
+func (r *received) system() map[string]string {
 	sys := map[string]string{
-		"SenderId":                         m.senderID,
-		"SentTimestamp":                    millis(m.sent),
-		"ApproximateReceiveCount":          strconv.Itoa(m.receiveCount),
-		"ApproximateFirstReceiveTimestamp": millis(m.firstReceive),
+		"SenderId":                         r.senderID,
+		"SentTimestamp":                    millis(r.sent),
+		"ApproximateReceiveCount":          strconv.Itoa(r.receiveCount),
+		"ApproximateFirstReceiveTimestamp": millis(r.firstReceive),
 	}
-	if q.fifo() {
-		sys["MessageGroupId"] = m.group
-		sys["MessageDeduplicationId"] = m.dedupID
-		sys["SequenceNumber"] = seqString(m.seq)
+	if r.fifo {
+		sys["MessageGroupId"] = r.group
+		sys["MessageDeduplicationId"] = r.dedupID
+		sys["SequenceNumber"] = seqString(r.seq)
 	}
-	if m.dlqSource != "" {
-		sys["DeadLetterQueueSourceArn"] = m.dlqSource
+	if r.dlqSource != "" {
+		sys["DeadLetterQueueSourceArn"] = r.dlqSource
 	}
-	return received{id: m.id, body: m.body, md5Body: m.md5Body, md5Attrs: m.md5Attrs, receipt: m.receipt, attrs: m.attrs, system: sys}
+	return sys
 }
 
 func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
