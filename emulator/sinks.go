@@ -38,7 +38,9 @@ func (s *Server) newDeadLetterSinks() (deadLetterSinks, error) {
 		out.blobRead = sink.Reader()
 	}
 	if s.opts.SQSEndpoint != "" {
-		out.sqs = sqssink.New(s.opts.SQSEndpoint)
+		// Writes to one queue that pile up behind a send go out together
+		// (SendMessageBatch), so the external path keeps pace.
+		out.sqs = sqssink.New(s.opts.SQSEndpoint).Batching()
 	}
 	return out, nil
 }

@@ -286,7 +286,7 @@ done
 phase "install test services" install_services
 phase "install compatibility suite" install_compat_suite
 phase "install AWS CLI if missing" install_aws_cli
-phase "install python3-boto3 if missing" install_python_boto3
+phase "install boto3 if missing" install_python_boto3
 # The services bind their ports right after the ports are picked, before go
 # vet may open connections (module downloads) that could take one of them.
 phase "start services" start_services
