@@ -88,10 +88,11 @@ func errBatchTooLong(size int) *apiError {
 		"Batch requests cannot be longer than %d bytes. You have sent %d bytes.", maxMessageSize, size)
 }
 
+// errUnknownOperation answers a JSON-protocol target SQS does not have, as
+// AWS's JSON services do.
 func errUnknownOperation(name string) *apiError {
-	e := newError("UnsupportedOperation", "AWS.SimpleQueueService.UnsupportedOperation",
+	return newError("UnknownOperationException", "InvalidAction",
 		"GridBridge does not implement the SQS operation %q.", name)
-	return e
 }
 
 func errInvalidAction(name string) *apiError {

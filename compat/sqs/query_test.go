@@ -117,3 +117,19 @@ func TestJSONProtocolErrorShape(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownJSONOperation(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.server.URL+"/", strings.NewReader(`{}`))
+	req.Header.Set("X-Amz-Target", "AmazonSQS.Frobnicate")
+	resp, err := h.server.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 400 || !strings.Contains(string(b), "UnknownOperationException") {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+}

@@ -25,9 +25,9 @@ func New(store *Store) *Service { return &Service{store: store} }
 // Store returns the queues the API serves.
 func (s *Service) Store() *Store { return s.store }
 
-// maxRequestBody bounds a request: a 256 KiB batch, query-encoded (which can
-// triple it), and framing.
-const maxRequestBody = 1 << 20
+// maxRequestBody bounds a request: a 256 KiB batch, query-encoded (which
+// can make a byte of UTF-8 three characters), and framing.
+const maxRequestBody = 4 << 20
 
 // Register mounts the API on r: POST / with X-Amz-Target: AmazonSQS.* (JSON
 // protocol) or with a form body or query string naming an Action (query
