@@ -100,7 +100,7 @@ func sameAttributes(q *Queue, attrs map[string]string) bool {
 			}
 			continue
 		}
-		if have[n] != v {
+		if have[n] != v && !(have[n] == "" && v == "false") { // FifoQueue=false: a standard queue
 			return false
 		}
 	}
