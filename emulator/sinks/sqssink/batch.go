@@ -20,13 +20,17 @@ import (
 const (
 	maxBatchEntries = 10
 	maxBatchBytes   = 262144
+	// maxInFlight is how many sends to one queue may be in flight at once
+	// before writes wait to be batched: a few keep the round trips
+	// overlapping, as several producers' would.
+	maxInFlight = 4
 )
 
-// Batching returns a sink that writes like s but sends writes that arrive
-// while a send to the same queue is in flight together, with
-// SendMessageBatch, once that send ends (group commit). A lone write costs
-// one SendMessage as before and waits for nothing; under load, up to ten
-// writes share a round trip. Each Write still returns its own entry's
+// Batching returns a sink that writes like s but, while maxInFlight sends to
+// the same queue are in flight, sends the writes that arrive meanwhile
+// together with SendMessageBatch as soon as one of those ends (group
+// commit). A lone write costs one SendMessage as before and waits for
+// nothing; under load, up to ten writes share a round trip. Each Write still returns its own entry's
 // result, so the engine retries and dead-letters event by event.
 func (s *Sink) Batching() engine.Sink { return &batching{sink: s, lanes: map[string]*lane{}} }
 
@@ -36,12 +40,12 @@ type batching struct {
 	lanes map[string]*lane // by queue ARN
 }
 
-// lane is one queue's sends: at most one in flight, the writes that arrive
-// meanwhile queued in batches.
+// lane is one queue's sends: at most maxInFlight in flight, the writes that
+// arrive meanwhile queued in batches.
 type lane struct {
-	mu      sync.Mutex
-	busy    bool
-	waiting []*pending
+	mu       sync.Mutex
+	inFlight int
+	waiting  []*pending
 }
 
 // pending is a batch waiting for its turn. Its first writer sends it.
@@ -68,8 +72,8 @@ func (b *batching) lane(queueARN string) *lane {
 func (b *batching) Write(ctx context.Context, dl engine.DeadLetter) error {
 	l := b.lane(dl.Destination)
 	l.mu.Lock()
-	if !l.busy {
-		l.busy = true
+	if l.inFlight < maxInFlight {
+		l.inFlight++
 		l.mu.Unlock()
 		err := b.sink.Write(ctx, dl)
 		l.next()
@@ -103,12 +107,13 @@ func (b *batching) Write(ctx context.Context, dl engine.DeadLetter) error {
 	return p.errs[i]
 }
 
-// next hands the lane to the oldest waiting batch, or frees it.
+// next hands a finished send's place to the oldest waiting batch, or frees
+// it.
 func (l *lane) next() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.waiting) == 0 {
-		l.busy = false
+		l.inFlight--
 		return
 	}
 	p := l.waiting[0]
