@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,10 @@ type emulator struct {
 	sqs string
 	// azureStorage is the Azurite connection string dead letters go to.
 	azureStorage string
+	// sqsAPI is a second binary, started without --sqs-endpoint, that
+	// serves the SQS API itself; sqsServed says whether it does.
+	sqsAPI    string
+	sqsServed bool
 }
 
 // TestCompatibility runs the JS SDK tests, the AWS CLI tests and the Python
@@ -60,10 +65,15 @@ func TestCompatibility(t *testing.T) {
 	}, "{}")
 	emu.namespaces = probe(t, http.MethodGet, emu.http+"/subscriptions/"+subscriptionID+
 		"/resourceGroups/compat-probe/providers/Microsoft.EventGrid/namespaces?api-version=2025-02-15", nil, "")
-	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v",
-		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces)
+	own := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation")
+	emu.sqsAPI = own.Endpoints["http"]
+	emu.sqsServed = probe(t, http.MethodPost, emu.sqsAPI+"/", map[string]string{
+		"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": "application/x-amz-json-1.0",
+	}, "{}")
+	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v, SQS served: %v",
+		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces, emu.sqsServed)
 
-	var js, cli, py, goLive []row
+	var js, cli, py, goLive, sqsCLI, boto []row
 	var pyVersions map[string]string
 	cliRan, pyRan := false, false
 	t.Run("suites", func(t *testing.T) {
@@ -86,6 +96,14 @@ func TestCompatibility(t *testing.T) {
 			t.Parallel()
 			py, pyVersions, pyRan = runPython(t, emu)
 		})
+		t.Run("aws-cli-sqs", func(t *testing.T) {
+			t.Parallel()
+			sqsCLI = runAWSCLISQS(t, emu)
+		})
+		t.Run("boto3", func(t *testing.T) {
+			t.Parallel()
+			boto = runBoto3SQS(t, emu)
+		})
 	})
 	t.Logf("suites finished %v after start", time.Since(started).Round(time.Millisecond))
 	if t.Failed() {
@@ -105,7 +123,7 @@ func TestCompatibility(t *testing.T) {
 	for _, m := range sdkLiveModules() {
 		versions[m] = sdkLiveVersion
 	}
-	checkREADME(t, append(append(append(js, cli...), py...), goLive...), versions)
+	checkREADME(t, slices.Concat(js, cli, py, goLive, sqsCLI, boto), versions)
 }
 
 // subscriptionID is the Azure subscription the suites use (SUBSCRIPTION_ID in
@@ -186,6 +204,8 @@ func runNode(t *testing.T, node string, emu *emulator) []row {
 		"GRIDBRIDGE_COMPAT_EVENTBRIDGE="+servedWord(emu.eventBridge),
 		"GRIDBRIDGE_COMPAT_NAMESPACES="+servedWord(emu.namespaces),
 		"GRIDBRIDGE_COMPAT_SQS="+emu.sqs,
+		"GRIDBRIDGE_SQS_API="+emu.sqsAPI,
+		"GRIDBRIDGE_COMPAT_SQS_API="+servedWord(emu.sqsServed),
 		"NO_COLOR=1",
 	)
 	started := time.Now()

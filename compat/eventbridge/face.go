@@ -8,6 +8,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
 	"github.com/gridbridge/gridbridge/compat/scheduler"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -33,27 +34,37 @@ type Face struct {
 	classic   *Service
 	v2        *eventsv2.Service
 	scheduler *scheduler.Service
+	// sqsAPI is GridBridge's own SQS server, serving the queues targets
+	// and dead-letter queues write to; nil with an SQS endpoint.
+	sqsAPI *sqs.Service
 	// memorySQS holds SQS messages when no SQS endpoint is configured;
 	// nil otherwise.
-	memorySQS   *MemorySQS
+	memorySQS   MemoryQueues
 	sqsEndpoint string
 }
 
 // NewFace builds the EventBridge face.
 func NewFace(cfg FaceConfig) *Face {
-	var sqs engine.Sink // nil keeps SQS targets and DLQs in memory
+	var sink engine.Sink // nil keeps SQS targets and DLQs in memory
+	var sqsAPI *sqs.Service
+	var memory MemoryQueues
 	if cfg.SQSEndpoint != "" {
-		sqs = sqssink.New(cfg.SQSEndpoint)
+		sink = sqssink.New(cfg.SQSEndpoint).Batching()
+	} else {
+		// Without --sqs-endpoint, GridBridge is the SQS server: targets and
+		// DLQs write to the queues its SQS API serves.
+		sqsAPI = sqs.New(sqs.NewStore(cfg.Engine.Clock()))
+		memory = sqsAPI.Store()
 	}
-	classic := New(Config{Engine: cfg.Engine, SQS: sqs, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
-	f := &Face{classic: classic, memorySQS: classic.MemorySQS(), sqsEndpoint: cfg.SQSEndpoint}
-	if sqs == nil {
-		// Bus-v2 subscribers share the classic face's in-memory SQS, so
-		// /_emulator/sqs shows every queue.
-		sqs = f.memorySQS
+	classic := New(Config{Engine: cfg.Engine, SQS: sink, MemorySQS: memory, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
+	f := &Face{classic: classic, memorySQS: classic.MemorySQS(), sqsEndpoint: cfg.SQSEndpoint, sqsAPI: sqsAPI}
+	if sink == nil {
+		// Bus-v2 subscribers and schedules share the classic face's
+		// in-memory SQS, so /_emulator/sqs and the SQS API show every queue.
+		sink = f.memorySQS
 	}
-	f.v2 = eventsv2.New(eventsv2.Config{Engine: cfg.Engine, SQS: sqs, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
-	f.scheduler = newScheduler(cfg, classic, sqs)
+	f.v2 = eventsv2.New(eventsv2.Config{Engine: cfg.Engine, SQS: sink, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
+	f.scheduler = newScheduler(cfg, classic, sink)
 	return f
 }
 
@@ -63,6 +74,9 @@ func (f *Face) Register(r *mux.Router) {
 	f.classic.Register(r)
 	f.v2.Register(r)
 	f.scheduler.Register(r)
+	if f.sqsAPI != nil {
+		f.sqsAPI.Register(r)
+	}
 }
 
 // Reset forgets every bus, rule, target and subscriber, and what the
@@ -71,4 +85,7 @@ func (f *Face) Reset() {
 	f.classic.Reset()
 	f.v2.Reset()
 	f.scheduler.Reset()
+	if f.sqsAPI != nil {
+		f.sqsAPI.Reset()
+	}
 }

@@ -34,7 +34,7 @@ type harness struct {
 	svc    *gbeb.Service
 	server *httptest.Server
 	client *ebsdk.Client
-	sqs    *gbeb.MemorySQS
+	sqs    gbeb.MemoryQueues
 }
 
 type harnessOption func(*gbeb.Config)

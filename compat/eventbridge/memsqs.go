@@ -8,7 +8,26 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// MemorySQS is GridBridge's in-memory stand-in for SQS: SQS targets and
+// MemoryQueues is an in-memory SQS that SQS targets and DLQs write to and
+// tests and the inspection API read: a MemorySQS, or the emulator's SQS
+// store (compat/sqs), which also answers the SQS API.
+type MemoryQueues interface {
+	engine.Sink
+	// Messages returns a queue's messages, oldest first, leaving them there.
+	Messages(queueArn string) []engine.DeadLetter
+	// Receive removes and returns every message of a queue.
+	Receive(queueArn string) []engine.DeadLetter
+	// Queues lists the queue ARNs, sorted.
+	Queues() []string
+	// WaitFor blocks until a queue holds at least n messages or ctx ends.
+	WaitFor(ctx context.Context, queueArn string, n int) ([]engine.DeadLetter, error)
+	// Reset empties every queue.
+	Reset()
+}
+
+var _ MemoryQueues = (*MemorySQS)(nil)
+
+// MemorySQS is a minimal in-memory stand-in for SQS: SQS targets and
 // dead-letter queues write here when no SQS server is configured (D-SINKS).
 // Any queue ARN is accepted; each message is kept with its attributes, FIFO
 // group and deduplication id, for the inspection API and tests to read.

@@ -29,6 +29,10 @@ func routeID(key tenantKey, bus, rule, targetID string) string {
 	return "eventbridge/" + key.account + "/" + key.region + "/" + bus + "/" + rule + "/" + targetID
 }
 
+// sqsTargetConcurrency bounds the events of a standard-queue SQS target in
+// flight at once.
+const sqsTargetConcurrency = 64
+
 // routeLocked builds the engine route of a rule target: where it delivers,
 // the retry policy of its RetryPolicy, and its dead-letter queue.
 func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
@@ -86,10 +90,16 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 	if tg.kind == targets.APIDestination {
 		route.Pace = s.pace(tg.arn())
 	}
-	if tg.kind == targets.SQS && targets.IsFIFOQueue(tg.arn()) {
+	switch {
+	case tg.kind == targets.SQS && targets.IsFIFOQueue(tg.arn()):
 		// One send at a time keeps a FIFO queue in the order PutEvents
 		// accepted the events.
 		route.Concurrency = 1
+	case tg.kind == targets.SQS:
+		// Sends are cheap and an external SQS sink batches the writes that
+		// wait behind one another, so more of them in flight means fuller
+		// SendMessageBatch calls.
+		route.Concurrency = sqsTargetConcurrency
 	}
 	if dlc := tg.shape.DeadLetterConfig; dlc != nil && deref(dlc.Arn) != "" {
 		route.DeadLetter = retry.DeadLetterPolicy(s.sqs, retry.DeadLetterTarget{

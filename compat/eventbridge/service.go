@@ -19,8 +19,11 @@ import (
 type Config struct {
 	Engine *engine.Engine
 	// SQS is where SQS targets and DLQ messages go (the sqssink over
-	// --sqs-endpoint); nil → an in-memory MemorySQS.
+	// --sqs-endpoint); nil → the in-memory MemorySQS below.
 	SQS engine.Sink
+	// MemorySQS is the in-memory SQS used when SQS is nil: the emulator's
+	// SQS store, which the SQS API serves. Nil → a MemorySQS of the face's own.
+	MemorySQS MemoryQueues
 	// HTTPClient calls API destinations and OAuth endpoints; nil →
 	// http.DefaultClient.
 	HTTPClient *http.Client
@@ -35,7 +38,7 @@ type Service struct {
 	engine *engine.Engine
 	clock  engine.Clock
 	sqs    engine.Sink
-	memSQS *MemorySQS
+	memSQS MemoryQueues
 	http   *http.Client
 	jitter func() float64
 	ops    map[string]operation
@@ -64,7 +67,10 @@ func New(cfg Config) *Service {
 		pacers:  newPacers(),
 	}
 	if s.sqs == nil {
-		s.memSQS = NewMemorySQS()
+		s.memSQS = cfg.MemorySQS
+		if s.memSQS == nil {
+			s.memSQS = NewMemorySQS()
+		}
 		s.sqs = s.memSQS
 	}
 	if s.http == nil {
@@ -84,7 +90,7 @@ func New(cfg Config) *Service {
 
 // MemorySQS returns the in-memory queues SQS targets and DLQs write to when
 // Config.SQS was nil, and nil otherwise.
-func (s *Service) MemorySQS() *MemorySQS { return s.memSQS }
+func (s *Service) MemorySQS() MemoryQueues { return s.memSQS }
 
 // Register mounts the API on r: POST / with an X-Amz-Target of AWSEvents.*.
 // Other services sharing "/" are told apart by their own targets.

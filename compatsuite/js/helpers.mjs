@@ -5,6 +5,8 @@
 //   GRIDBRIDGE_COMPAT_EVENTBRIDGE       "served" or "not-served"
 //   GRIDBRIDGE_COMPAT_NAMESPACES        "served" or "not-served"
 //   GRIDBRIDGE_COMPAT_SQS               the SQS server GridBridge delivers SQS targets to
+//   GRIDBRIDGE_SQS_API                  a binary serving the SQS API itself (no --sqs-endpoint)
+//   GRIDBRIDGE_COMPAT_SQS_API           "served" or "not-served"
 // Every test is named "<package> › <operation>": compatsuite_test.go turns the
 // names and results into the README's compatibility table.
 import http from "node:http";

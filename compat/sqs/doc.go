@@ -1,0 +1,19 @@
+// Package sqs is GridBridge's own Amazon SQS: a store of queues on the
+// emulator clock and the SQS API over it, in both of SQS's wire protocols.
+//
+//   - the store (store.go, queue.go, fifo.go) keeps queues and messages with
+//     SQS's semantics: visibility timeouts, delays, retention, receive counts,
+//     redrive to a dead-letter queue, FIFO groups and five-minute
+//     deduplication. Time is the emulator clock, so a test moves a visibility
+//     timeout forward with the virtual clock instead of waiting.
+//   - the API (service.go, protocol_*.go, ops_*.go) answers the JSON protocol
+//     (X-Amz-Target: AmazonSQS.*, current SDKs) and the query protocol
+//     (form bodies with Action=, older SDKs such as boto3 1.26) on POST / and
+//     on queue URLs <base>/<account>/<queue>.
+//   - the sink (sink.go) lets EventBridge targets and dead-letter queues write
+//     into the same queues the API shows; a queue that was never created is
+//     created on the first write and tagged so (see AutoCreatedTag).
+//
+// Long polling (WaitTimeSeconds) waits in real time, like a namespace
+// receive: it is the client's own wait, not cloud time.
+package sqs

@@ -1,0 +1,284 @@
+package sqs
+
+import (
+	"strings"
+	"time"
+)
+
+func durationPtr(n *int) *time.Duration {
+	if n == nil {
+		return nil
+	}
+	d := time.Duration(*n) * time.Second
+	return &d
+}
+
+func (s *Service) sendMessage(c *call) (any, error) {
+	var in sendMessageInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	q, err := s.resolve(c, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	if in.MessageBody == nil {
+		return nil, errMissingParameter("MessageBody")
+	}
+	res, err := q.send(sendInput{
+		body: *in.MessageBody, attrs: in.MessageAttributes, delay: durationPtr(in.DelaySeconds),
+		group: in.MessageGroupId, dedupID: in.MessageDeduplicationId, senderID: c.caller.Account,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sendMessageOutput{MessageId: res.id, MD5OfMessageBody: res.md5Body, MD5OfMessageAttributes: res.md5Attrs, SequenceNumber: res.seq}, nil
+}
+
+// checkBatch applies SQS's rules for a batch's entry ids: 1 to 10 entries,
+// each id distinct, alphanumeric with hyphens and underscores, at most 80.
+func checkBatch(ids []string) error {
+	switch {
+	case len(ids) == 0:
+		return errEmptyBatch()
+	case len(ids) > maxBatchEntries:
+		return errTooManyEntries(len(ids))
+	}
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if id == "" || len(id) > 80 || !isIDChars(id) {
+			return errInvalidBatchEntryID()
+		}
+		if seen[id] {
+			return errIDsNotDistinct()
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+func batchError(id string, err error) batchErrorEntry {
+	e, ok := err.(*apiError)
+	if !ok {
+		e = errInternal("%v", err)
+	}
+	return batchErrorEntry{Id: id, Code: e.QueryCode, Message: e.Message, SenderFault: e.Sender}
+}
+
+func (s *Service) sendMessageBatch(c *call) (any, error) {
+	var in sendMessageBatchInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	q, err := s.resolve(c, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(in.Entries))
+	size := 0
+	for i, e := range in.Entries {
+		ids[i] = e.Id
+		if e.MessageBody != nil {
+			size += len(*e.MessageBody)
+		}
+		size += attributesSize(e.MessageAttributes)
+	}
+	if err := checkBatch(ids); err != nil {
+		return nil, err
+	}
+	if size > maxMessageSize {
+		return nil, errBatchTooLong(size)
+	}
+	out := sendMessageBatchOutput{Successful: []sendBatchResultEntry{}, Failed: []batchErrorEntry{}}
+	for _, e := range in.Entries {
+		if e.MessageBody == nil {
+			out.Failed = append(out.Failed, batchError(e.Id, errMissingParameter("MessageBody")))
+			continue
+		}
+		res, err := q.send(sendInput{
+			body: *e.MessageBody, attrs: e.MessageAttributes, delay: durationPtr(e.DelaySeconds),
+			group: e.MessageGroupId, dedupID: e.MessageDeduplicationId, senderID: c.caller.Account,
+		})
+		if err != nil {
+			out.Failed = append(out.Failed, batchError(e.Id, err))
+			continue
+		}
+		out.Successful = append(out.Successful, sendBatchResultEntry{
+			Id: e.Id, MessageId: res.id, MD5OfMessageBody: res.md5Body, MD5OfMessageAttributes: res.md5Attrs, SequenceNumber: res.seq,
+		})
+	}
+	return out, nil
+}
+
+func (s *Service) receiveMessage(c *call) (any, error) {
+	var in receiveMessageInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	q, err := s.resolve(c, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	opts := receiveInput{max: 1, visibility: durationPtr(in.VisibilityTimeout), wait: durationPtr(in.WaitTimeSeconds)}
+	if in.MaxNumberOfMessages != nil {
+		if n := *in.MaxNumberOfMessages; n < 1 || n > maxReceiveMessages {
+			return nil, errInvalidParameter("Value %d for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.", n)
+		}
+		opts.max = *in.MaxNumberOfMessages
+	}
+	if v := opts.visibility; v != nil && (*v < 0 || *v > maxVisibility) {
+		return nil, errInvalidParameter("Value %d for parameter VisibilityTimeout is invalid. Reason: Must be between 0 and 43200, if provided.", *in.VisibilityTimeout)
+	}
+	if w := opts.wait; w != nil && (*w < 0 || *w > maxWait) {
+		return nil, errInvalidParameter("Value %d for parameter WaitTimeSeconds is invalid. Reason: Must be >= 0 and <= 20, if provided.", *in.WaitTimeSeconds)
+	}
+	systemNames := append(append([]string(nil), in.AttributeNames...), in.MessageSystemAttributeNames...)
+	got := q.receive(c.ctx, opts)
+	out := receiveMessageOutput{Messages: make([]messageOutput, 0, len(got))}
+	for _, m := range got {
+		attrs := selectAttributes(m.attrs, in.MessageAttributeNames)
+		out.Messages = append(out.Messages, messageOutput{
+			MessageId: m.id, ReceiptHandle: m.receipt, MD5OfBody: m.md5Body, Body: m.body,
+			Attributes: selectSystem(&m, systemNames), MessageAttributes: attrs,
+			MD5OfMessageAttributes: md5OfAttributes(attrs),
+		})
+	}
+	return out, nil
+}
+
+// selectSystem keeps the system attributes named ("All" for all).
+func selectSystem(m *received, names []string) map[string]string {
+	if len(names) == 0 {
+		return nil
+	}
+	all := m.system()
+	out := map[string]string{}
+	for _, n := range names {
+		if n == "All" {
+			for k, v := range all {
+				out[k] = v
+			}
+			continue
+		}
+		if v, ok := all[n]; ok {
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// selectAttributes keeps the message attributes named: "All" or ".*" for
+// all, "prefix.*" for those starting with prefix.
+func selectAttributes(all map[string]AttributeValue, names []string) map[string]AttributeValue {
+	if len(names) == 0 || len(all) == 0 {
+		return nil
+	}
+	out := map[string]AttributeValue{}
+	for _, n := range names {
+		for k, v := range all {
+			switch {
+			case n == "All" || n == ".*":
+			case strings.HasSuffix(n, ".*") && strings.HasPrefix(k, strings.TrimSuffix(n, "*")):
+			case k == n:
+			default:
+				continue
+			}
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func (s *Service) deleteMessage(c *call) (any, error) {
+	var in deleteMessageInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	q, err := s.resolve(c, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	if in.ReceiptHandle == "" {
+		return nil, errMissingParameter("ReceiptHandle")
+	}
+	return nil, q.deleteMessage(in.ReceiptHandle)
+}
+
+func (s *Service) deleteMessageBatch(c *call) (any, error) {
+	var in deleteMessageBatchInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	q, err := s.resolve(c, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(in.Entries))
+	for i, e := range in.Entries {
+		ids[i] = e.Id
+	}
+	if err := checkBatch(ids); err != nil {
+		return nil, err
+	}
+	out := idBatchOutput{Successful: []idEntry{}, Failed: []batchErrorEntry{}, entryTag: "DeleteMessageBatchResultEntry"}
+	for _, e := range in.Entries {
+		if err := q.deleteMessage(e.ReceiptHandle); err != nil {
+			out.Failed = append(out.Failed, batchError(e.Id, err))
+			continue
+		}
+		out.Successful = append(out.Successful, idEntry{Id: e.Id})
+	}
+	return out, nil
+}
+
+func (s *Service) changeMessageVisibility(c *call) (any, error) {
+	var in changeVisibilityInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	q, err := s.resolve(c, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	if in.VisibilityTimeout == nil {
+		return nil, errMissingParameter("VisibilityTimeout")
+	}
+	return nil, q.changeVisibility(in.ReceiptHandle, *durationPtr(in.VisibilityTimeout))
+}
+
+func (s *Service) changeMessageVisibilityBatch(c *call) (any, error) {
+	var in changeVisibilityBatchInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	q, err := s.resolve(c, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(in.Entries))
+	for i, e := range in.Entries {
+		ids[i] = e.Id
+	}
+	if err := checkBatch(ids); err != nil {
+		return nil, err
+	}
+	out := idBatchOutput{Successful: []idEntry{}, Failed: []batchErrorEntry{}, entryTag: "ChangeMessageVisibilityBatchResultEntry"}
+	for _, e := range in.Entries {
+		err := errMissingParameter("VisibilityTimeout")
+		if e.VisibilityTimeout != nil {
+			err = nil
+			if cerr := q.changeVisibility(e.ReceiptHandle, *durationPtr(e.VisibilityTimeout)); cerr != nil {
+				err = cerr.(*apiError)
+			}
+		}
+		if err != nil {
+			out.Failed = append(out.Failed, batchError(e.Id, err))
+			continue
+		}
+		out.Successful = append(out.Successful, idEntry{Id: e.Id})
+	}
+	return out, nil
+}

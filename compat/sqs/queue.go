@@ -1,0 +1,579 @@
+package sqs
+
+import (
+	"container/heap"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Queue is one SQS queue. Its mutex guards everything below it; a Queue's
+// lock may be held while the store's is taken, never the other way round.
+type Queue struct {
+	store *Store
+	key   queueKey
+	arn   string
+
+	mu          sync.Mutex
+	cfg         queueConfig
+	tags        map[string]string
+	created     time.Time
+	modified    time.Time
+	gone        bool // deleted: waiting receivers return empty
+	byID        map[string]*message
+	seq         uint64
+	nonce       uint64
+	ready       []*message // standard: visible messages in arrival order (lazily skips deleted)
+	readyHead   int
+	timed       timedHeap  // standard: delayed and in-flight messages
+	order       []*message // FIFO: live messages in sequence order (lazily skips deleted)
+	dedup       map[string]dedupEntry
+	nextDedupGC time.Time
+	// wake is closed when messages may have become available; nil when no
+	// receiver waits.
+	wake chan struct{}
+}
+
+// dedupEntry remembers a FIFO send for the deduplication interval, so that
+// a duplicate is accepted and answered with the original's ids.
+type dedupEntry struct {
+	until time.Time
+	id    string
+	seq   uint64
+}
+
+// ARN returns the queue's ARN.
+func (q *Queue) ARN() string { return q.arn }
+
+// Name returns the queue's name.
+func (q *Queue) Name() string { return q.key.name }
+
+// Account returns the id of the account that owns the queue.
+func (q *Queue) Account() string { return q.key.account }
+
+func (q *Queue) fifo() bool { return q.key.fifo() }
+
+// notifyLocked wakes waiting receivers.
+func (q *Queue) notifyLocked() {
+	if q.wake != nil {
+		close(q.wake)
+		q.wake = nil
+	}
+}
+
+// sendInput is one message to send.
+type sendInput struct {
+	body     string
+	attrs    map[string]AttributeValue
+	delay    *time.Duration // nil: the queue's DelaySeconds
+	group    string
+	dedupID  string
+	senderID string
+}
+
+// sendResult is what SendMessage answers for one message.
+type sendResult struct {
+	id, md5Body, md5Attrs, seq string
+}
+
+// send validates and enqueues one message.
+func (q *Queue) send(in sendInput) (sendResult, error) {
+	if !validBody(in.body) {
+		return sendResult{}, errInvalidMessageContents()
+	}
+	if in.body == "" {
+		return sendResult{}, errMissingParameter("MessageBody")
+	}
+	if err := validateAttributes(in.attrs); err != nil {
+		return sendResult{}, err
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if size := len(in.body) + attributesSize(in.attrs); size > q.cfg.maxSize {
+		return sendResult{}, errInvalidParameter("One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", q.cfg.maxSize)
+	}
+	now := q.store.clock.Now()
+	delay := q.cfg.delay
+	if in.delay != nil {
+		if q.fifo() {
+			return sendResult{}, errInvalidParameter("Value %d for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.", int(*in.delay/time.Second))
+		}
+		if *in.delay < 0 || *in.delay > maxDelay {
+			return sendResult{}, errInvalidParameter("Value %d for parameter DelaySeconds is invalid. Reason: DelaySeconds must be >= 0 and <= 900.", int(*in.delay/time.Second))
+		}
+		delay = *in.delay
+	}
+	m := &message{
+		id: uuid.NewString(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID,
+		md5Body: md5Hex([]byte(in.body)), md5Attrs: md5OfAttributes(in.attrs),
+		visibleAt: now.Add(delay), heapIndex: -1,
+	}
+	if q.fifo() {
+		if in.group == "" {
+			return sendResult{}, errMissingParameter("MessageGroupId")
+		}
+		if !validGroupToken(in.group) {
+			return sendResult{}, errInvalidParameter("Value %s for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.", in.group)
+		}
+		dedupID := in.dedupID
+		if dedupID == "" {
+			if !q.cfg.contentDedup {
+				return sendResult{}, errInvalidParameter("The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
+			}
+			sum := sha256.Sum256([]byte(in.body))
+			dedupID = hex.EncodeToString(sum[:])
+		} else if !validGroupToken(dedupID) {
+			return sendResult{}, errInvalidParameter("Value %s for parameter MessageDeduplicationId is invalid. Reason: MessageDeduplicationId can only include alphanumeric and punctuation characters. 1 to 128 in length.", dedupID)
+		}
+		q.gcDedupLocked(now)
+		if d, ok := q.dedup[dedupID]; ok && now.Before(d.until) {
+			// A duplicate within five minutes is accepted and not enqueued.
+			return sendResult{id: d.id, md5Body: m.md5Body, md5Attrs: m.md5Attrs, seq: seqString(d.seq)}, nil
+		}
+		m.group, m.dedupID = in.group, dedupID
+	} else if in.group != "" || in.dedupID != "" {
+		if in.dedupID != "" {
+			return sendResult{}, errInvalidParameter("The request include parameter MessageDeduplicationId that is not valid for this queue type")
+		}
+	}
+	q.enqueueLocked(m, now)
+	if q.fifo() {
+		q.dedup[m.dedupID] = dedupEntry{until: now.Add(dedupInterval), id: m.id, seq: m.seq}
+	}
+	res := sendResult{id: m.id, md5Body: m.md5Body, md5Attrs: m.md5Attrs}
+	if q.fifo() {
+		res.seq = seqString(m.seq)
+	}
+	return res, nil
+}
+
+// seqString renders a FIFO sequence number as SQS does: a long decimal.
+func seqString(seq uint64) string { return strconv.FormatUint(18_000_000_000_000_000_000+seq, 10) }
+
+// validGroupToken checks a MessageGroupId or MessageDeduplicationId: 1 to
+// 128 printable ASCII characters.
+func validGroupToken(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+func validateAttributes(attrs map[string]AttributeValue) error {
+	if len(attrs) > 10 {
+		return errInvalidParameter("Number of message attributes [%d] exceeds the allowed maximum [10].", len(attrs))
+	}
+	for name, v := range attrs {
+		if name == "" || len(name) > 256 || strings.HasPrefix(strings.ToLower(name), "aws.") || strings.HasPrefix(strings.ToLower(name), "amazon.") {
+			return errInvalidParameter("Message attribute name '%s' is invalid.", name)
+		}
+		base, _, _ := strings.Cut(v.DataType, ".")
+		switch base {
+		case "String", "Number":
+			if v.StringValue == nil {
+				return errInvalidParameter("Message (user) attribute '%s' must contain a non-empty value of type '%s'.", name, base)
+			}
+		case "Binary":
+			if v.BinaryValue == nil {
+				return errInvalidParameter("Message (user) attribute '%s' must contain a non-empty value of type 'Binary'.", name)
+			}
+		default:
+			return errInvalidParameter("The type of message (user) attribute '%s' is invalid. You must use only the following supported type prefixes: Binary, Number, String.", name)
+		}
+	}
+	return nil
+}
+
+// enqueueLocked adds a new message (its visibleAt set) to the queue.
+func (q *Queue) enqueueLocked(m *message, now time.Time) {
+	q.seq++
+	m.seq = q.seq
+	q.byID[m.id] = m
+	if q.fifo() {
+		q.order = append(q.order, m)
+	} else {
+		q.scheduleLocked(m, now)
+	}
+	q.notifyLocked()
+}
+
+// scheduleLocked places a standard queue's message by its visibleAt.
+func (q *Queue) scheduleLocked(m *message, now time.Time) {
+	if m.visibleAt.After(now) {
+		heap.Push(&q.timed, m)
+	} else {
+		q.ready = append(q.ready, m)
+	}
+}
+
+func (q *Queue) gcDedupLocked(now time.Time) {
+	if now.Before(q.nextDedupGC) {
+		return
+	}
+	for id, d := range q.dedup {
+		if !now.Before(d.until) {
+			delete(q.dedup, id)
+		}
+	}
+	q.nextDedupGC = now.Add(time.Minute)
+}
+
+// removeLocked deletes m from the queue.
+func (q *Queue) removeLocked(m *message) {
+	if m.deleted {
+		return
+	}
+	m.deleted = true
+	delete(q.byID, m.id)
+	if m.heapIndex >= 0 {
+		heap.Remove(&q.timed, m.heapIndex)
+	}
+}
+
+// received is one message handed out by a receive: a copy, safe to read
+// without the queue's lock.
+type received struct {
+	id, body, md5Body, md5Attrs, receipt string
+	attrs                                map[string]AttributeValue
+	// The system attributes' sources.
+	senderID                  string
+	sent, firstReceive        time.Time
+	receiveCount              int
+	fifo                      bool
+	group, dedupID, dlqSource string
+	seq                       uint64
+}
+
+// receiveInput is one ReceiveMessage call's options.
+type receiveInput struct {
+	max        int
+	visibility *time.Duration // nil: the queue's VisibilityTimeout
+	wait       *time.Duration // nil: the queue's ReceiveMessageWaitTimeSeconds
+}
+
+// pollInterval is how often a long-polling receive looks again while the
+// queue holds delayed or in-flight messages, whose time comes with the
+// emulator clock (which may be virtual and moved by a test) rather than
+// with a send.
+const pollInterval = 10 * time.Millisecond
+
+// receive takes up to in.max visible messages, waiting up to the wait time
+// (real time) for the first.
+func (q *Queue) receive(ctx context.Context, in receiveInput) []received {
+	var timeout *time.Timer
+	for {
+		q.mu.Lock()
+		wait := q.cfg.receiveWait
+		if in.wait != nil {
+			wait = *in.wait
+		}
+		out, moves := q.takeLocked(in)
+		if len(out) > 0 || wait <= 0 || q.gone || ctx.Err() != nil {
+			q.mu.Unlock()
+			q.store.redrive(moves)
+			return out
+		}
+		if q.wake == nil {
+			q.wake = make(chan struct{})
+		}
+		wake := q.wake
+		pending := len(q.timed) > 0 || len(q.order) > 0
+		q.mu.Unlock()
+		q.store.redrive(moves)
+		if timeout == nil {
+			// The long poll is the client's own real-time wait.
+			timeout = time.NewTimer(wait)
+			defer timeout.Stop()
+		}
+		var tick <-chan time.Time
+		if pending {
+			t := time.NewTimer(pollInterval)
+			tick = t.C
+			defer t.Stop()
+		}
+		select {
+		case <-wake:
+		case <-tick:
+		case <-timeout.C:
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// move is a message leaving its queue for its dead-letter queue.
+type move struct {
+	m      *message
+	target string
+	source string
+}
+
+// takeLocked hands out up to in.max messages and collects those whose
+// receive count reached the redrive policy's maxReceiveCount, to be moved
+// once the lock is released.
+func (q *Queue) takeLocked(in receiveInput) ([]received, []move) {
+	now := q.store.clock.Now()
+	vt := q.cfg.visibility
+	if in.visibility != nil {
+		vt = *in.visibility
+	}
+	var out []received
+	var moves []move
+	take := func(m *message) bool {
+		if !now.Before(m.sent.Add(q.cfg.retention)) {
+			q.removeLocked(m) // past MessageRetentionPeriod
+			return false
+		}
+		if r := q.cfg.redrive; r != nil && m.receiveCount >= r.MaxReceiveCount && q.store.exists(r.DeadLetterTargetArn) {
+			q.removeLocked(m)
+			moves = append(moves, move{m: m, target: r.DeadLetterTargetArn, source: q.arn})
+			return false
+		}
+		m.receiveCount++
+		if m.receiveCount == 1 {
+			m.firstReceive = now
+		}
+		q.nonce++
+		m.receipt = receiptHandle(q.key.name, m.id, q.nonce)
+		m.visibleAt = now.Add(vt)
+		out = append(out, q.snapshotLocked(m))
+		return true
+	}
+	if q.fifo() {
+		q.takeFIFOLocked(now, in.max, take)
+	} else {
+		for q.timed.Len() > 0 && !q.timed[0].visibleAt.After(now) {
+			q.ready = append(q.ready, heap.Pop(&q.timed).(*message))
+		}
+		var taken []*message
+		for len(out) < in.max && q.readyHead < len(q.ready) {
+			m := q.ready[q.readyHead]
+			q.ready[q.readyHead] = nil
+			q.readyHead++
+			if m.deleted || m.heapIndex >= 0 {
+				continue
+			}
+			if take(m) {
+				taken = append(taken, m)
+			}
+		}
+		// Scheduled after the loop: with a visibility timeout of 0 they are
+		// visible again at once, but not to this same receive.
+		for _, m := range taken {
+			q.scheduleLocked(m, now)
+		}
+		if q.readyHead > 64 && q.readyHead*2 > len(q.ready) {
+			n := copy(q.ready, q.ready[q.readyHead:])
+			clear(q.ready[n:])
+			q.ready, q.readyHead = q.ready[:n], 0
+		}
+	}
+	return out, moves
+}
+
+// takeFIFOLocked walks the messages in order: a group whose earlier message
+// is in flight or delayed is blocked, so each group is handed out in order
+// and one batch at a time.
+func (q *Queue) takeFIFOLocked(now time.Time, max int, take func(*message) bool) {
+	var blocked map[string]bool
+	taken := 0
+	for _, m := range q.order {
+		if taken >= max {
+			break
+		}
+		if m.deleted || blocked[m.group] {
+			continue
+		}
+		if m.visibleAt.After(now) {
+			if blocked == nil {
+				blocked = map[string]bool{}
+			}
+			blocked[m.group] = true
+			continue
+		}
+		if take(m) {
+			taken++
+		}
+	}
+	q.compactFIFOLocked()
+}
+
+func (q *Queue) compactFIFOLocked() {
+	live := 0
+	for _, m := range q.order {
+		if !m.deleted {
+			live++
+		}
+	}
+	if live*2 > len(q.order) && len(q.order) < 1024 || live == len(q.order) {
+		return
+	}
+	kept := q.order[:0]
+	for _, m := range q.order {
+		if !m.deleted {
+			kept = append(kept, m)
+		}
+	}
+	clear(q.order[len(kept):])
+	q.order = kept
+}
+
+// snapshotLocked copies what a receive hands out.
+func (q *Queue) snapshotLocked(m *message) received {
+	return received{
+		id: m.id, body: m.body, md5Body: m.md5Body, md5Attrs: m.md5Attrs, receipt: m.receipt, attrs: m.attrs,
+		senderID: m.senderID, sent: m.sent, receiveCount: m.receiveCount, firstReceive: m.firstReceive,
+		fifo: q.fifo(), group: m.group, dedupID: m.dedupID, seq: m.seq, dlqSource: m.dlqSource,
+	}
+}
+
+// system returns every system attribute of a received message; the
+// operation keeps those the caller asked for.
+func (r *received) system() map[string]string {
+	sys := map[string]string{
+		"SenderId":                         r.senderID,
+		"SentTimestamp":                    millis(r.sent),
+		"ApproximateReceiveCount":          strconv.Itoa(r.receiveCount),
+		"ApproximateFirstReceiveTimestamp": millis(r.firstReceive),
+	}
+	if r.fifo {
+		sys["MessageGroupId"] = r.group
+		sys["MessageDeduplicationId"] = r.dedupID
+		sys["SequenceNumber"] = seqString(r.seq)
+	}
+	if r.dlqSource != "" {
+		sys["DeadLetterQueueSourceArn"] = r.dlqSource
+	}
+	return sys
+}
+
+func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+
+// receiptHandle is opaque to clients; it names the message and the receive.
+func receiptHandle(queue, id string, nonce uint64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(queue + "\x00" + id + "\x00" + strconv.FormatUint(nonce, 10)))
+}
+
+// parseReceipt returns the message id a receipt handle names.
+func parseReceipt(handle string) (queue, id string, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(handle)
+	if err != nil {
+		return "", "", false
+	}
+	parts := strings.Split(string(b), "\x00")
+	if len(parts) != 3 {
+		return "", "", false
+	}
+	return parts[0], parts[1], true
+}
+
+// deleteMessage deletes the message a receipt handle names. A handle of a
+// message already gone succeeds, as on SQS.
+func (q *Queue) deleteMessage(handle string) error {
+	name, id, ok := parseReceipt(handle)
+	if !ok || name != q.key.name {
+		return errReceiptHandleInvalid(handle)
+	}
+	q.mu.Lock()
+	if m := q.byID[id]; m != nil {
+		q.removeLocked(m)
+	}
+	q.mu.Unlock()
+	return nil
+}
+
+// changeVisibility sets a received message's visibility timeout, counted
+// from now.
+func (q *Queue) changeVisibility(handle string, vt time.Duration) error {
+	name, id, ok := parseReceipt(handle)
+	if !ok || name != q.key.name {
+		return errReceiptHandleInvalid(handle)
+	}
+	if vt < 0 || vt > maxVisibility {
+		return errInvalidParameter("Value %d for parameter VisibilityTimeout is invalid. Reason: Must be between 0 and 43200.", int(vt/time.Second))
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	now := q.store.clock.Now()
+	m := q.byID[id]
+	if m == nil || m.receipt != handle || !m.inflight(now) {
+		return errMessageNotInflight()
+	}
+	m.visibleAt = now.Add(vt)
+	if !q.fifo() {
+		if m.heapIndex >= 0 {
+			heap.Remove(&q.timed, m.heapIndex)
+		}
+		q.scheduleLocked(m, now)
+	}
+	q.notifyLocked()
+	return nil
+}
+
+// purge deletes every message.
+func (q *Queue) purge() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.clearLocked()
+	q.modified = q.store.clock.Now()
+}
+
+func (q *Queue) clearLocked() {
+	for _, m := range q.byID {
+		m.deleted = true
+	}
+	q.byID = map[string]*message{}
+	q.ready, q.readyHead, q.timed, q.order = nil, 0, nil, nil
+}
+
+// countsLocked returns how many messages are visible, in flight and delayed.
+func (q *Queue) countsLocked(now time.Time) (visible, inflight, delayed int) {
+	for _, m := range q.byID {
+		switch {
+		case !now.Before(m.sent.Add(q.cfg.retention)):
+		case !m.visibleAt.After(now):
+			visible++
+		case m.receiveCount > 0:
+			inflight++
+		default:
+			delayed++
+		}
+	}
+	return visible, inflight, delayed
+}
+
+// acceptMoved adds a message redriven from another queue: same id, body,
+// attributes and sent time; its receive count starts again.
+func (q *Queue) acceptMoved(mv move) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.gone {
+		return
+	}
+	now := q.store.clock.Now()
+	m := &message{
+		id: mv.m.id, body: mv.m.body, attrs: mv.m.attrs, md5Body: mv.m.md5Body, md5Attrs: mv.m.md5Attrs,
+		sent: mv.m.sent, senderID: mv.m.senderID, group: mv.m.group, dedupID: mv.m.dedupID,
+		dlqSource: mv.source, visibleAt: now, heapIndex: -1,
+	}
+	if q.fifo() && m.group == "" {
+		m.group = "redriven"
+	}
+	if _, dup := q.byID[m.id]; dup {
+		m.id = uuid.NewString()
+	}
+	q.enqueueLocked(m, now)
+}
