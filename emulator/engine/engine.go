@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -51,19 +52,39 @@ func (e *Engine) Journal() *Journal { return e.journal }
 func (e *Engine) Faults() *Faults { return e.faults }
 
 type routeState struct {
-	route    *Route
-	pending  []*Item
+	route   *Route
+	pending []*Item
+	// inflight counts first-attempt batches in flight, which the route's
+	// concurrency bounds.
 	inflight int
 	// dispatching is true while a dispatch is scheduled or running.
 	dispatching bool
 	heldUntil   time.Time
 	holdState   string
-	removed     bool
-	retries     map[*Batch]Timer
-	metrics     RouteMetrics
+	// holdJournaled is true once the current hold has its deferred entry:
+	// a hold is journalled once, however many events it holds back.
+	holdJournaled bool
+	// holdTimer ends the current hold: it releases deferred and pending.
+	holdTimer Timer
+	// deferred are retries that came due while the route was held; they go
+	// when the hold ends.
+	deferred []*Batch
+	// release counts pending events let through by the end of a hold (or
+	// found queued while the route was active): they are sent at the
+	// route's pace even when their own failures start a new hold, so a
+	// backlog drains instead of trickling out a few per hold (EG-17).
+	release int
+	removed bool
+	retries map[*Batch]Timer
+	// Events, not batches, in each state the metrics report.
+	inFlightEvents, retryingEvents, awaitingEvents int
+	metrics                                        RouteMetrics
 }
 
-// RouteMetrics counts what happened on one route (EB-D4).
+// RouteMetrics counts what happened on one route (EB-D4). At every instant
+// Queued = Delivered + DeadLettered + Dropped + Pending + Retrying +
+// InFlight + AwaitingDeadLetter: each event accepted for the route is in
+// exactly one of those places.
 type RouteMetrics struct {
 	Route        string            `json:"route"`
 	Labels       map[string]string `json:"labels,omitempty"`
@@ -72,17 +93,25 @@ type RouteMetrics struct {
 	Retries      uint64            `json:"retries"`
 	Delivered    uint64            `json:"delivered"`
 	DeadLettered uint64            `json:"deadLettered"`
-	// Dropped counts events given up with no dead letter written.
+	// Dropped counts events given up with no dead letter written, whatever
+	// the reason (DeadLetterFailed included).
 	Dropped uint64 `json:"dropped"`
-	// DeadLetterFailed counts events whose dead-letter write failed for good.
+	// DeadLetterFailed is the part of Dropped whose dead-letter write failed
+	// for good (destination not found, unavailable too long).
 	DeadLetterFailed uint64 `json:"deadLetterFailed"`
-	Pending          int    `json:"pending"`
-	Retrying         int    `json:"retrying"`
+	// Pending events wait for their first attempt.
+	Pending int `json:"pending"`
+	// Retrying events wait for a retry (including retries a hold defers).
+	Retrying int `json:"retrying"`
 	// State is "Active", or the hold in force ("Probation", "DelayedDelivery").
-	State      string     `json:"state"`
-	HeldUntil  *time.Time `json:"heldUntil,omitempty"`
-	InFlight   int        `json:"inFlight"`
-	LastChange time.Time  `json:"-"`
+	State     string     `json:"state"`
+	HeldUntil *time.Time `json:"heldUntil,omitempty"`
+	// InFlight events are in an attempt now.
+	InFlight int `json:"inFlight"`
+	// AwaitingDeadLetter events are given up and wait for their dead letter
+	// to be written: the write delay (EG-21) or a storage outage (EG-22).
+	AwaitingDeadLetter int       `json:"awaitingDeadLetter"`
+	LastChange         time.Time `json:"-"`
 }
 
 // PutRoute adds a route or replaces one with the same id. Events already
@@ -120,7 +149,14 @@ func (e *Engine) RemoveRoute(id, reason string) {
 		t.Stop()
 		lost = append(lost, b.Items...)
 	}
-	rs.retries = nil
+	for _, b := range rs.deferred {
+		lost = append(lost, b.Items...)
+	}
+	rs.retries, rs.deferred = nil, nil
+	if rs.holdTimer != nil {
+		rs.holdTimer.Stop()
+		rs.holdTimer = nil
+	}
 	route := rs.route
 	e.mu.Unlock()
 	if len(lost) > 0 {
@@ -158,42 +194,70 @@ func (e *Engine) Enqueue(id string, items ...*Item) error {
 	}
 	rs.pending = append(rs.pending, items...)
 	rs.metrics.Queued += uint64(len(items))
-	e.scheduleDispatchLocked(rs, 0)
+	e.scheduleDispatchLocked(rs)
 	return nil
 }
 
-func (e *Engine) scheduleDispatchLocked(rs *routeState, after time.Duration) {
+func (e *Engine) scheduleDispatchLocked(rs *routeState) {
 	if rs.dispatching || rs.removed || len(rs.pending) == 0 {
 		return
 	}
 	rs.dispatching = true
-	e.clock.AfterFunc(after, func() { e.dispatch(rs) })
+	e.clock.AfterFunc(0, func() { e.dispatch(rs) })
+}
+
+// ending is a batch given up without an attempt, to dead-letter or drop
+// once the engine's lock is released.
+type ending struct {
+	b *Batch
+	d Decision
 }
 
 // dispatch starts first attempts for pending events, as many batches as the
 // route's concurrency allows. It never waits to fill a batch (EG-16).
+//
+// Every batch is judged by the route's retry policy before its first
+// attempt, as before a retry: an event that waited out its time to live in
+// the queue, or behind a hold, is given up without an attempt (EG-14: the
+// TTL is checked when the next attempt is due).
 func (e *Engine) dispatch(rs *routeState) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	rs.dispatching = false
 	if rs.removed {
+		e.mu.Unlock()
 		return
 	}
 	now := e.clock.Now()
-	if now.Before(rs.heldUntil) {
-		// New deliveries wait out the hold too (EG-17); say so once.
-		e.journalDeferral(rs, itemIDs(rs.pending), now)
-		e.scheduleDispatchLocked(rs, rs.heldUntil.Sub(now))
-		return
+	held := now.Before(rs.heldUntil)
+	if !held {
+		rs.release = len(rs.pending)
 	}
 	limit := rs.route.Concurrency
 	if limit <= 0 {
 		limit = defaultConcurrency
 	}
-	for len(rs.pending) > 0 && rs.inflight < limit {
-		b := &Batch{Items: takeBatch(&rs.pending, rs.route)}
+	var ended []ending
+	for len(rs.pending) > 0 && rs.inflight < limit && rs.release > 0 {
+		items := takeBatch(&rs.pending, rs.route)
+		rs.release = max(0, rs.release-len(items))
+		b := &Batch{Items: items}
+		if d := rs.route.Retry.BeforeRetry(b, now); d.Action != Proceed && d.Action != Retry {
+			e.endLocked(rs, b, d)
+			ended = append(ended, ending{b, d})
+			continue
+		}
 		rs.inflight++
+		rs.inFlightEvents += len(items)
 		e.clock.Go(func() { e.attempt(rs, b, true) })
+	}
+	if len(rs.pending) > 0 && rs.release == 0 && now.Before(rs.heldUntil) {
+		// New deliveries wait out the hold too (EG-17).
+		e.deferLocked(rs, now)
+	}
+	route := rs.route
+	e.mu.Unlock()
+	for _, g := range ended {
+		e.giveUp(rs, route, g.b, g.d)
 	}
 }
 
@@ -225,7 +289,8 @@ func takeBatch(queue *[]*Item, r *Route) []*Item {
 	return batch
 }
 
-// attempt makes one delivery attempt and acts on its outcome.
+// attempt makes one delivery attempt and acts on its outcome. The batch's
+// events are counted in flight by the caller.
 func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 	e.mu.Lock()
 	route := rs.route
@@ -259,8 +324,9 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 	entry := Entry{
 		Time: now, Kind: KindAttempt, Route: route.ID, Labels: route.Labels,
 		EventIDs: b.EventIDs(), Attempt: a.Number, Outcome: o.Name, Status: o.Status,
-		Message: o.Message, Request: o.Request, Destination: o.Destination,
+		Message: o.Message, Destination: o.Destination,
 	}
+	entry.setRequest(o.Request, b)
 
 	if o.OK {
 		e.journal.Append(entry)
@@ -269,6 +335,7 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 			EventIDs: entry.EventIDs, Attempt: a.Number, Outcome: o.Name, Status: o.Status,
 		})
 		e.mu.Lock()
+		rs.inFlightEvents -= len(b.Items)
 		rs.metrics.Delivered += uint64(len(b.Items))
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
@@ -284,14 +351,17 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 
 	e.mu.Lock()
 	e.holdLocked(rs, d)
+	rs.inFlightEvents -= len(b.Items)
 	switch d.Action {
 	case Retry:
 		if !rs.removed {
 			rs.retries[b] = e.clock.AfterFunc(d.After, func() { e.retryDue(rs, b) })
+			rs.retryingEvents += len(b.Items)
 		}
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
 	default:
+		e.endLocked(rs, b, d)
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
 		e.giveUp(rs, route, b, d)
@@ -302,12 +372,7 @@ func (e *Engine) finishAttemptLocked(rs *routeState, first bool) {
 	if first {
 		rs.inflight--
 	}
-	now := e.clock.Now()
-	var after time.Duration
-	if now.Before(rs.heldUntil) {
-		after = rs.heldUntil.Sub(now)
-	}
-	e.scheduleDispatchLocked(rs, after)
+	e.scheduleDispatchLocked(rs)
 }
 
 func (e *Engine) holdLocked(rs *routeState, d Decision) {
@@ -318,6 +383,108 @@ func (e *Engine) holdLocked(rs *routeState, d Decision) {
 	if until.After(rs.heldUntil) {
 		rs.heldUntil = until
 		rs.holdState = d.HoldState
+	}
+}
+
+// deferLocked notes that work due now waits for the route's hold (probation,
+// delayed delivery) to end: the hold's end is scheduled to release it, and
+// the hold is journalled once — its route, state, end, how much it holds and
+// a sample of ids — however many events wait behind it or come due during it.
+func (e *Engine) deferLocked(rs *routeState, now time.Time) {
+	if rs.holdTimer == nil {
+		rs.holdTimer = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.endHold(rs) })
+	}
+	if rs.holdJournaled {
+		return
+	}
+	rs.holdJournaled = true
+	held := len(rs.pending) + rs.retryingEvents
+	sample := make([]string, 0, min(held, deferredSample))
+	for _, b := range rs.deferred {
+		for _, it := range b.Items {
+			if len(sample) < deferredSample {
+				sample = append(sample, it.ID)
+			}
+		}
+	}
+	for b := range rs.retries {
+		for _, it := range b.Items {
+			if len(sample) < deferredSample {
+				sample = append(sample, it.ID)
+			}
+		}
+	}
+	for _, it := range rs.pending {
+		if len(sample) == deferredSample {
+			break
+		}
+		sample = append(sample, it.ID)
+	}
+	slices.Sort(sample)
+	until := rs.heldUntil
+	e.journal.Append(Entry{
+		Time: now, Kind: KindDeferred, Route: rs.route.ID, Labels: rs.route.Labels,
+		EventIDs: sample, Count: held, Outcome: rs.holdState, NextAttemptAt: &until,
+		Message: fmt.Sprintf("no attempt: the route is held (%s) until %s; %d event(s) wait for it",
+			rs.holdState, until.UTC().Format(time.RFC3339), held),
+	})
+}
+
+// deferredSample bounds the event ids a deferred entry lists.
+const deferredSample = 10
+
+// endHold runs when the route's hold is due to end. If the hold was
+// extended meanwhile it waits again; otherwise every retry the hold deferred
+// and every pending event is released at the route's pace, each judged by
+// the retry policy first (EG-14, at the latest when the hold ends).
+func (e *Engine) endHold(rs *routeState) {
+	e.mu.Lock()
+	rs.holdTimer = nil
+	if rs.removed {
+		e.mu.Unlock()
+		return
+	}
+	now := e.clock.Now()
+	if now.Before(rs.heldUntil) {
+		if len(rs.deferred) > 0 || len(rs.pending) > 0 {
+			rs.holdTimer = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.endHold(rs) })
+		}
+		e.mu.Unlock()
+		return
+	}
+	rs.holdJournaled = false
+	batches := rs.deferred
+	rs.deferred = nil
+	rs.release = len(rs.pending)
+	route := rs.route
+	var ended []ending
+	var released []*Batch
+	for _, b := range batches {
+		rs.retryingEvents -= len(b.Items)
+		if d := route.Retry.BeforeRetry(b, now); d.Action != Proceed && d.Action != Retry {
+			e.endLocked(rs, b, d)
+			ended = append(ended, ending{b, d})
+			continue
+		}
+		rs.inFlightEvents += len(b.Items)
+		released = append(released, b)
+	}
+	e.scheduleDispatchLocked(rs)
+	e.mu.Unlock()
+	for _, g := range ended {
+		e.giveUp(rs, route, g.b, g.d)
+	}
+	// The released retries go at the route's concurrency, not all at once.
+	workers := route.Concurrency
+	if workers <= 0 {
+		workers = defaultConcurrency
+	}
+	for w := 0; w < workers && w < len(released); w++ {
+		e.clock.Go(func() {
+			for i := w; i < len(released); i += workers {
+				e.attempt(rs, released[i], false)
+			}
+		})
 	}
 }
 
@@ -384,6 +551,12 @@ func (e *Engine) lateSuccess(rs *routeState, route *Route, b *Batch, o Outcome) 
 	if pending {
 		t.Stop()
 		delete(rs.retries, b)
+	} else if i := slices.Index(rs.deferred, b); i >= 0 {
+		rs.deferred = slices.Delete(rs.deferred, i, i+1)
+		pending = true
+	}
+	if pending {
+		rs.retryingEvents -= len(b.Items)
 		rs.metrics.Delivered += uint64(len(b.Items))
 	}
 	e.mu.Unlock()
@@ -397,18 +570,9 @@ func (e *Engine) lateSuccess(rs *routeState, route *Route, b *Batch, o Outcome) 
 	})
 }
 
-// journalDeferral records that events due now wait for the route's hold
-// (probation, delayed delivery) to end. Called with e.mu held.
-func (e *Engine) journalDeferral(rs *routeState, ids []string, now time.Time) {
-	until := rs.heldUntil
-	e.journal.Append(Entry{
-		Time: now, Kind: KindDeferred, Route: rs.route.ID, Labels: rs.route.Labels,
-		EventIDs: ids, Outcome: rs.holdState, NextAttemptAt: &until,
-		Message: fmt.Sprintf("no attempt: the route is held (%s) until %s", rs.holdState, until.UTC().Format(time.RFC3339)),
-	})
-}
-
-// retryDue runs when a scheduled retry comes due.
+// retryDue runs when a scheduled retry comes due. The retry policy judges
+// the batch now, at its scheduled attempt (EG-14), even when the route is
+// held: a hold never keeps an expired event alive.
 func (e *Engine) retryDue(rs *routeState, b *Batch) {
 	e.mu.Lock()
 	if rs.removed {
@@ -418,36 +582,62 @@ func (e *Engine) retryDue(rs *routeState, b *Batch) {
 	delete(rs.retries, b)
 	route := rs.route
 	now := e.clock.Now()
-	if now.Before(rs.heldUntil) {
-		// The route is on hold: the retry waits for the hold to end, and
-		// the journal says why no attempt was made (EG-18's Probation).
-		e.journalDeferral(rs, b.EventIDs(), now)
-		rs.retries[b] = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.retryDue(rs, b) })
-		e.mu.Unlock()
-		return
-	}
-	e.mu.Unlock()
-
 	d := route.Retry.BeforeRetry(b, now)
 	if d.Action != Proceed && d.Action != Retry {
+		rs.retryingEvents -= len(b.Items)
+		e.endLocked(rs, b, d)
+		e.mu.Unlock()
 		e.giveUp(rs, route, b, d)
 		return
 	}
+	if now.Before(rs.heldUntil) {
+		// The route is on hold: the retry waits for the hold to end, when
+		// it is judged again (EG-10: a retry slot inside a hold is skipped).
+		rs.deferred = append(rs.deferred, b)
+		e.deferLocked(rs, now)
+		e.mu.Unlock()
+		return
+	}
+	rs.retryingEvents -= len(b.Items)
+	rs.inFlightEvents += len(b.Items)
+	e.mu.Unlock()
 	e.attempt(rs, b, false)
 }
 
+// endLocked accounts for a batch being given up: its events await their
+// dead letter, or count as dropped at once. The caller has taken them out
+// of pending, in flight or retrying, and calls giveUp after unlocking.
+func (e *Engine) endLocked(rs *routeState, b *Batch, d Decision) {
+	if d.Action == GiveUpDeadLetter && rs.route.DeadLetter != nil {
+		rs.awaitingEvents += len(b.Items)
+		return
+	}
+	rs.metrics.Dropped += uint64(len(b.Items))
+}
+
 // giveUp ends delivery of b: dead-lettered when the policy says so and the
-// route has a destination, otherwise dropped with the reason.
+// route has a destination, otherwise dropped with the reason. endLocked has
+// counted the batch already.
 func (e *Engine) giveUp(rs *routeState, route *Route, b *Batch, d Decision) {
 	now := e.clock.Now()
 	if d.Action == GiveUpDeadLetter && route.DeadLetter != nil {
 		writes, err := route.DeadLetter.Build(b, d.Reason, now)
 		if err != nil {
-			e.drop(rs, route, b.EventIDs(), ReasonDeadLetterBuildFailed, err.Error())
+			e.drop(rs, route, b.EventIDs(), ReasonDeadLetterBuildFailed, err.Error(), true)
 			return
 		}
+		written := 0
 		for _, w := range writes {
+			written += len(w.EventIDs)
 			e.scheduleDeadLetter(rs, route, w, 0, time.Time{}, route.DeadLetter.Delay)
+		}
+		if written != len(b.Items) {
+			// A builder that writes fewer events than it was given leaves
+			// the rest nowhere: count them dropped rather than lose them.
+			e.mu.Lock()
+			rs.awaitingEvents -= len(b.Items) - written
+			rs.metrics.Dropped += uint64(len(b.Items) - written)
+			e.mu.Unlock()
 		}
 		return
 	}
@@ -456,19 +646,25 @@ func (e *Engine) giveUp(rs *routeState, route *Route, b *Batch, d Decision) {
 	if d.Action == GiveUpDeadLetter {
 		msg = fmt.Sprintf("delivery given up (%s) and the route has no dead-letter destination", d.Reason)
 	}
-	e.drop(rs, route, b.EventIDs(), reason, msg)
+	e.drop(rs, route, b.EventIDs(), reason, msg, false)
 }
 
-func (e *Engine) drop(rs *routeState, route *Route, ids []string, reason, msg string) {
+// drop journals events given up with reason. awaiting says they were
+// counted as awaiting their dead letter, which has now failed: they move to
+// dropped (and to its deadLetterFailed part when the write itself failed).
+func (e *Engine) drop(rs *routeState, route *Route, ids []string, reason, msg string, awaiting bool) {
 	e.journal.Append(Entry{
 		Time: e.clock.Now(), Kind: KindDrop, Route: route.ID, Labels: route.Labels,
 		EventIDs: ids, Outcome: reason, Message: msg,
 	})
+	if !awaiting {
+		return
+	}
 	e.mu.Lock()
+	rs.awaitingEvents -= len(ids)
+	rs.metrics.Dropped += uint64(len(ids))
 	if reason == ReasonDeadLetterNotFound || reason == ReasonDeadLetterUnavailable {
 		rs.metrics.DeadLetterFailed += uint64(len(ids))
-	} else {
-		rs.metrics.Dropped += uint64(len(ids))
 	}
 	e.mu.Unlock()
 }
@@ -488,10 +684,11 @@ func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, 
 				EventIDs: w.EventIDs, Destination: w.Destination, Body: w.Body,
 			})
 			e.mu.Lock()
+			rs.awaitingEvents -= len(w.EventIDs)
 			rs.metrics.DeadLettered += uint64(len(w.EventIDs))
 			e.mu.Unlock()
 		case errors.Is(err, ErrDestinationNotFound):
-			e.drop(rs, route, w.EventIDs, ReasonDeadLetterNotFound, err.Error())
+			e.drop(rs, route, w.EventIDs, ReasonDeadLetterNotFound, err.Error(), true)
 		default:
 			failures++
 			if failingSince.IsZero() {
@@ -503,7 +700,7 @@ func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, 
 			}
 			if !ok {
 				e.drop(rs, route, w.EventIDs, ReasonDeadLetterUnavailable,
-					fmt.Sprintf("dead-letter write failed %d time(s) over %s: %v", failures, now.Sub(failingSince), err))
+					fmt.Sprintf("dead-letter write failed %d time(s) over %s: %v", failures, now.Sub(failingSince), err), true)
 				return
 			}
 			e.scheduleDeadLetter(rs, route, w, failures, failingSince, next)
@@ -520,8 +717,9 @@ func (e *Engine) Metrics() []RouteMetrics {
 	for _, rs := range e.routes {
 		m := rs.metrics
 		m.Pending = len(rs.pending)
-		m.Retrying = len(rs.retries)
-		m.InFlight = rs.inflight
+		m.Retrying = rs.retryingEvents
+		m.InFlight = rs.inFlightEvents
+		m.AwaitingDeadLetter = rs.awaitingEvents
 		m.State = "Active"
 		if now.Before(rs.heldUntil) {
 			m.State = rs.holdState
@@ -549,15 +747,21 @@ func (e *Engine) RouteMetrics(id string) (RouteMetrics, bool) {
 
 // Reset forgets every route, dropping what they held without journalling it
 // (the caller asked for a clean slate), and empties the journal and faults.
+// The route table is replaced, not emptied, so the memory it grew to is
+// given back.
 func (e *Engine) Reset() {
 	e.mu.Lock()
-	for id, rs := range e.routes {
+	for _, rs := range e.routes {
 		rs.removed = true
 		for _, t := range rs.retries {
 			t.Stop()
 		}
-		delete(e.routes, id)
+		if rs.holdTimer != nil {
+			rs.holdTimer.Stop()
+		}
+		rs.pending, rs.deferred, rs.retries = nil, nil, nil
 	}
+	e.routes = make(map[string]*routeState)
 	e.mu.Unlock()
 	e.faults.Clear()
 	e.journal.Reset()

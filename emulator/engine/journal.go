@@ -42,8 +42,12 @@ type Entry struct {
 	Destination string `json:"destination,omitempty"`
 	// Body is a dead letter's stored content.
 	Body []byte `json:"body,omitempty"`
-	// NextAttemptAt is when the batch is tried again after a failed attempt.
+	// NextAttemptAt is when the batch is tried again after a failed attempt,
+	// or when a hold ends (deferred).
 	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
+	// Count is how many events a deferred entry's hold keeps waiting;
+	// EventIDs then lists a bounded sample of them.
+	Count int `json:"count,omitempty"`
 }
 
 // RecordedRequest is what a delivery attempt sent.
@@ -229,3 +233,6 @@ func (j *Journal) notifyLocked() {
 		j.changed = nil
 	}
 }
+
+// setRequest records what an attempt of b sent.
+func (e *Entry) setRequest(r *RecordedRequest, _ *Batch) { e.Request = r }
