@@ -2,7 +2,15 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +19,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
-	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -37,8 +44,7 @@ const backlogEvents = 10_000
 func backlogEndsWithin48h(t *testing.T, args ...string) {
 	proc := testbinary.Start(t, args...)
 	emu := testkit.Connect(t, proc.Endpoints["http"])
-	hook := fakes.NewWebhook(t, fakes.Always(500))
-	startBacklog(t, emu, hook.URL(), backlogEvents)
+	startBacklog(t, emu, failingEndpoint(t), backlogEvents)
 	start := emu.Now()
 	var m engine.RouteMetrics
 	for h := 1; h <= 48; h++ {
@@ -94,4 +100,103 @@ func assertAccounted(t testing.TB, when string, m engine.RouteMetrics) {
 		t.Fatalf("%s: queued %d ≠ delivered %d + deadLettered %d + dropped %d + pending %d + retrying %d + inFlight %d + awaitingDeadLetter %d",
 			when, m.Queued, m.Delivered, m.DeadLettered, m.Dropped, m.Pending, m.Retrying, m.InFlight, m.AwaitingDeadLetter)
 	}
+}
+
+// failingEndpoint is a webhook that passes Event Grid's validation handshake
+// and answers 500 to every notification. Unlike fakes.Webhook it keeps no
+// record of what it received: a backlog run sends it over 100,000 requests.
+func failingEndpoint(t testing.TB) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !strings.EqualFold(r.Header.Get("aeg-event-type"), "SubscriptionValidation") {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		var events []struct {
+			Data struct {
+				ValidationCode string `json:"validationCode"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(body, &events) != nil || len(events) == 0 {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{"validationResponse": events[0].Data.ValidationCode})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/webhook"
+}
+
+// BenchmarkBacklogRSSAfter12h is the reproduction's memory: the binary's
+// resident memory idle, then after 10,000 events on the always-500 webhook
+// have been retried for 12 cloud hours, per event still pending (issue 10:
+// ≤ 2 KiB; issue 17: the whole process under ~100 MB).
+func BenchmarkBacklogRSSAfter12h(b *testing.B) {
+	for _, flags := range [][]string{{"--clock", "virtual"}, {"--clock", "virtual", "--no-probation"}} {
+		b.Run(map[bool]string{true: "default-flags", false: "no-probation"}[len(flags) == 2], func(b *testing.B) {
+			var idle, loaded float64
+			var pending int
+			for b.Loop() {
+				proc := testbinary.Start(b, flags...)
+				emu := testkit.Connect(b, proc.Endpoints["http"])
+				emu.Settle()
+				idle = residentMB(b, proc)
+				startBacklog(b, emu, failingEndpoint(b), backlogEvents)
+				for h := 0; h < 12; h++ {
+					emu.Advance(time.Hour)
+				}
+				m := emu.RouteMetrics(testkit.Filter{Topic: "orders", Subscription: "audit"})
+				pending = m.Pending + m.Retrying + m.InFlight + m.AwaitingDeadLetter
+				loaded = residentMB(b, proc)
+			}
+			b.ReportMetric(idle, "idle-RSS-MB")
+			b.ReportMetric(loaded, "RSS-MB")
+			b.ReportMetric(float64(pending), "pending")
+			b.ReportMetric((loaded-idle)*1024/float64(max(pending, 1)), "KiB/pending-event")
+		})
+	}
+}
+
+// BenchmarkPendingRSS100k: 100,000 events held pending (delayed delivery
+// holds the failing subscription after its first events fail; default
+// flags), the binary's resident memory per pending event beside its idle
+// size (issue 10: ≤ 150 MB in all).
+func BenchmarkPendingRSS100k(b *testing.B) {
+	const events = 100_000
+	var idle, loaded float64
+	var pending int
+	for b.Loop() {
+		proc := testbinary.Start(b, "--clock", "virtual")
+		emu := testkit.Connect(b, proc.Endpoints["http"])
+		emu.Settle()
+		idle = residentMB(b, proc)
+		startBacklog(b, emu, failingEndpoint(b), events)
+		emu.Settle()
+		m := emu.RouteMetrics(testkit.Filter{Topic: "orders", Subscription: "audit"})
+		pending = m.Pending + m.Retrying
+		if pending < events*9/10 {
+			b.Fatalf("only %d of %d events pending: %+v", pending, events, m)
+		}
+		loaded = residentMB(b, proc)
+	}
+	b.ReportMetric(idle, "idle-RSS-MB")
+	b.ReportMetric(loaded, "RSS-MB")
+	b.ReportMetric((loaded-idle)*1024/float64(pending), "KiB/pending-event")
+}
+
+// residentMB is the process's resident memory (VmRSS) in MiB.
+func residentMB(b testing.TB, proc *testbinary.Process) float64 {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(proc.Cmd.Process.Pid), "status"))
+	if err != nil {
+		b.Fatalf("reading the emulator's memory: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	b.Fatal("no VmRSS in /proc status")
+	return 0
 }

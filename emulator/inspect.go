@@ -235,7 +235,7 @@ func (s *Server) journalView(kind string) http.HandlerFunc {
 			return
 		}
 		st := s.journal.Stats()
-		page := JournalPage{Entries: make([]EntryView, len(entries)), Discarded: st.Discarded, LastSeq: st.Appended}
+		page := JournalPage{Entries: make([]EntryView, len(entries)), Discarded: st.Discarded, LastSeq: st.LastSeq}
 		for i, e := range entries {
 			page.Entries[i] = viewOf(e)
 		}

@@ -34,8 +34,12 @@ type Options struct {
 	// dead-letter queues; "" keeps them in memory.
 	SQSEndpoint string
 
-	// JournalCap bounds the journal; 0 means engine.DefaultJournalCap.
+	// JournalCap bounds the journal's entries; 0 means engine.DefaultJournalCap.
 	JournalCap int
+	// JournalMaxBytes bounds the journal's estimated memory; 0 means
+	// engine.DefaultJournalMaxBytes. Past either bound the oldest entries are
+	// discarded and counted.
+	JournalMaxBytes int64
 	// TLSHosts are extra host names or IPs for the server certificate (the
 	// loopback names are always included).
 	TLSHosts []string

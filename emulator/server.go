@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -119,7 +120,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.ca = ca
-	s.journal = engine.NewJournal(opts.JournalCap)
+	s.journal = engine.NewJournalBytes(opts.JournalCap, opts.JournalMaxBytes)
 	s.engine = engine.New(s.clock, s.journal)
 	s.memory = engine.NewMemorySink()
 
@@ -213,6 +214,9 @@ func (s *Server) Reset() {
 	}
 	s.engine.Reset()
 	s.memory.Reset()
+	// A suite that resets between tests expects the memory of the last one
+	// back, not merely collectable some time later.
+	debug.FreeOSMemory()
 }
 
 // Close stops both listeners. Deliveries in flight are abandoned.

@@ -76,6 +76,10 @@ type routeState struct {
 	release int
 	removed bool
 	retries map[*Batch]Timer
+	// writes are the dead-letter writes waiting for their time, so Reset
+	// can cancel them and let go of what they hold.
+	writes   map[uint64]Timer
+	writeSeq uint64
 	// Events, not batches, in each state the metrics report.
 	inFlightEvents, retryingEvents, awaitingEvents int
 	metrics                                        RouteMetrics
@@ -127,6 +131,7 @@ func (e *Engine) PutRoute(r *Route) {
 	e.routes[r.ID] = &routeState{
 		route:   r,
 		retries: make(map[*Batch]Timer),
+		writes:  make(map[uint64]Timer),
 		metrics: RouteMetrics{Route: r.ID, Labels: r.Labels},
 	}
 }
@@ -319,20 +324,25 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 	if o.OK && o.Name == "" {
 		o.Name = "Success"
 	}
+	// The batch remembers the outcome for its dead-letter record, not what
+	// was sent: the journal keeps that, and a pending batch should not hold
+	// a copy of its last request.
 	b.LastOutcome = o
+	b.LastOutcome.Request = nil
 
+	// The entry refers to the batch's items rather than copying their ids
+	// and bodies: the journal derives both on read (see journal_compact.go).
 	entry := Entry{
 		Time: now, Kind: KindAttempt, Route: route.ID, Labels: route.Labels,
-		EventIDs: b.EventIDs(), Attempt: a.Number, Outcome: o.Name, Status: o.Status,
-		Message: o.Message, Destination: o.Destination,
+		Attempt: a.Number, Outcome: o.Name, Status: o.Status,
+		Message: o.Message, Request: o.Request, Destination: o.Destination, items: b.Items,
 	}
-	entry.setRequest(o.Request, b)
 
 	if o.OK {
 		e.journal.Append(entry)
 		e.journal.Append(Entry{
 			Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
-			EventIDs: entry.EventIDs, Attempt: a.Number, Outcome: o.Name, Status: o.Status,
+			Attempt: a.Number, Outcome: o.Name, Status: o.Status, items: b.Items,
 		})
 		e.mu.Lock()
 		rs.inFlightEvents -= len(b.Items)
@@ -672,7 +682,21 @@ func (e *Engine) drop(rs *routeState, route *Route, ids []string, reason, msg st
 // scheduleDeadLetter writes w after wait, retrying on the route's
 // write-retry schedule while the sink fails.
 func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, failures int, failingSince time.Time, wait time.Duration) {
-	e.clock.AfterFunc(wait, func() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if rs.writes == nil { // reset: nothing is written any more
+		return
+	}
+	rs.writeSeq++
+	id := rs.writeSeq
+	rs.writes[id] = e.clock.AfterFunc(wait, func() {
+		e.mu.Lock()
+		_, due := rs.writes[id]
+		delete(rs.writes, id)
+		e.mu.Unlock()
+		if !due {
+			return
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), sinkWriteTimeout)
 		err := route.DeadLetter.Sink.Write(ctx, w)
 		cancel()
@@ -756,10 +780,13 @@ func (e *Engine) Reset() {
 		for _, t := range rs.retries {
 			t.Stop()
 		}
+		for _, t := range rs.writes {
+			t.Stop()
+		}
 		if rs.holdTimer != nil {
 			rs.holdTimer.Stop()
 		}
-		rs.pending, rs.deferred, rs.retries = nil, nil, nil
+		rs.pending, rs.deferred, rs.retries, rs.writes = nil, nil, nil, nil
 	}
 	e.routes = make(map[string]*routeState)
 	e.mu.Unlock()

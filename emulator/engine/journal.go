@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -48,6 +49,13 @@ type Entry struct {
 	// Count is how many events a deferred entry's hold keeps waiting;
 	// EventIDs then lists a bounded sample of them.
 	Count int `json:"count,omitempty"`
+
+	// items, when set, are the events the entry is about: the journal
+	// derives EventIDs from them and refers to their stored bodies instead
+	// of copying an attempt's request body (see compactRequest).
+	items []*Item
+	// req is a stored attempt's request, rebuilt into Request on read.
+	req *storedRequest
 }
 
 // RecordedRequest is what a delivery attempt sent.
@@ -58,18 +66,29 @@ type RecordedRequest struct {
 	Body   []byte      `json:"body,omitempty"`
 }
 
-// Journal is a bounded, append-only log. When it is full the oldest entries
-// are discarded and counted, so a long load run cannot exhaust memory and the
-// inspection API can say how much it no longer holds.
+// Journal is a bounded, append-only log. When it is full — in entries or in
+// bytes — the oldest entries are discarded and counted, so a long load run
+// cannot exhaust memory and the inspection API can say how much it no longer
+// holds.
+//
+// An attempt's entry does not copy what the attempt sent: it refers to the
+// batch's events, whose bodies are stored once (shared with the engine's
+// queue), and to an interned request shape (method, URL, headers); Query
+// rebuilds the full request on read.
 type Journal struct {
 	mu        sync.Mutex
-	entries   []Entry // ring buffer, grown on demand up to capacity
+	chunks    [][]Entry // a queue of entries, oldest first from chunks[0][start]
 	capacity  int
-	start     int // index of the oldest entry
+	maxBytes  int64
+	bytes     int64 // estimated bytes held by the n entries
+	start     int   // index of the oldest entry
 	n         int
 	seq       uint64
+	resetSeq  uint64 // seq at the last Reset
 	discarded uint64
 	counts    map[string]uint64 // per kind, never discarded
+	shapes    interner[*requestShape]
+	texts     interner[string]
 	// changed is closed on the next append; it exists only while someone
 	// waits, so appends cost no allocation when nobody is watching.
 	changed chan struct{}
@@ -78,13 +97,27 @@ type Journal struct {
 // DefaultJournalCap is the journal size when none is configured.
 const DefaultJournalCap = 100_000
 
-// NewJournal returns a journal holding at most capacity entries.
-func NewJournal(capacity int) *Journal {
+// DefaultJournalMaxBytes bounds the journal's estimated memory when no bound
+// is configured: about 60,000 attempt entries, so 10,000 events retried for
+// a day keep the whole process well under 100 MB.
+const DefaultJournalMaxBytes = 16 << 20
+
+// NewJournal returns a journal holding at most capacity entries and
+// DefaultJournalMaxBytes bytes.
+func NewJournal(capacity int) *Journal { return NewJournalBytes(capacity, 0) }
+
+// NewJournalBytes returns a journal holding at most capacity entries (0:
+// DefaultJournalCap) and maxBytes estimated bytes (0: DefaultJournalMaxBytes).
+func NewJournalBytes(capacity int, maxBytes int64) *Journal {
 	if capacity <= 0 {
 		capacity = DefaultJournalCap
 	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultJournalMaxBytes
+	}
 	return &Journal{
 		capacity: capacity,
+		maxBytes: maxBytes,
 		counts:   make(map[string]uint64),
 	}
 }
@@ -94,25 +127,46 @@ func (j *Journal) Append(e Entry) Entry {
 	j.mu.Lock()
 	j.seq++
 	e.Seq = j.seq
-	if j.n < j.capacity {
-		// Still filling: start stays 0 until the buffer is full. Grow by
-		// doubling but never past capacity, so a full journal holds no slack.
-		if len(j.entries) == cap(j.entries) {
-			grown := make([]Entry, len(j.entries), min(j.capacity, max(64, 2*cap(j.entries))))
-			copy(grown, j.entries)
-			j.entries = grown
-		}
-		j.entries = append(j.entries, e)
-		j.n++
-	} else {
-		j.entries[j.start] = e
-		j.start = (j.start + 1) % j.capacity
-		j.discarded++
+	j.compactLocked(&e)
+	size := e.size()
+	for j.n > 0 && (j.n >= j.capacity || j.bytes+size > j.maxBytes) {
+		j.discardOldestLocked()
 	}
+	if i := j.start + j.n; i/journalChunk == len(j.chunks) {
+		j.chunks = append(j.chunks, make([]Entry, journalChunk))
+	}
+	*j.at(j.n) = e
+	j.n++
+	j.bytes += size
 	j.counts[e.Kind]++
 	j.notifyLocked()
 	j.mu.Unlock()
-	return e
+	return e.materialize()
+}
+
+func (j *Journal) discardOldestLocked() {
+	old := j.at(0)
+	j.bytes -= old.size()
+	*old = Entry{} // let the events and bodies it referred to go
+	j.start++
+	j.n--
+	j.discarded++
+	if j.start == journalChunk {
+		j.chunks[0] = nil
+		j.chunks = j.chunks[1:]
+		j.start = 0
+	}
+}
+
+// journalChunk is how many entries one piece of the journal's queue holds:
+// the queue grows and shrinks a chunk at a time, so it never holds more than
+// one chunk of slack and never copies entries to grow.
+const journalChunk = 512
+
+// at is the i-th held entry, oldest first.
+func (j *Journal) at(i int) *Entry {
+	i += j.start
+	return &j.chunks[i/journalChunk][i%journalChunk]
 }
 
 // Filter selects journal entries. Empty fields match everything; Labels must
@@ -147,12 +201,12 @@ func (f Filter) Match(e *Entry) bool {
 		}
 	}
 	if f.EventID != "" {
-		found := false
-		for _, id := range e.EventIDs {
-			if id == f.EventID {
-				found = true
+		found := slices.Contains(e.EventIDs, f.EventID)
+		for _, it := range e.items {
+			if found {
 				break
 			}
+			found = it.ID == f.EventID
 		}
 		if !found {
 			return false
@@ -161,13 +215,20 @@ func (f Filter) Match(e *Entry) bool {
 	return true
 }
 
-// Stats describes the journal as a whole.
+// Stats describes the journal as a whole. The counters (Appended,
+// Discarded, Counts) start again from zero at Reset; sequence numbers do not,
+// so a reader's "after" position stays valid.
 type Stats struct {
-	Capacity  int               `json:"capacity"`
+	Capacity int `json:"capacity"`
+	// MaxBytes bounds Bytes, the estimated memory the held entries take.
+	MaxBytes  int64             `json:"maxBytes"`
+	Bytes     int64             `json:"bytes"`
 	Held      int               `json:"held"`
 	Appended  uint64            `json:"appended"`
 	Discarded uint64            `json:"discarded"`
 	Counts    map[string]uint64 `json:"counts"`
+	// LastSeq is the sequence number of the latest entry.
+	LastSeq uint64 `json:"lastSeq"`
 }
 
 // Stats reports size, totals per kind and how many entries were discarded.
@@ -178,19 +239,28 @@ func (j *Journal) Stats() Stats {
 	for k, v := range j.counts {
 		counts[k] = v
 	}
-	return Stats{Capacity: j.capacity, Held: j.n, Appended: j.seq, Discarded: j.discarded, Counts: counts}
+	return Stats{
+		Capacity: j.capacity, MaxBytes: j.maxBytes, Bytes: j.bytes, Held: j.n,
+		Appended: j.seq - j.resetSeq, Discarded: j.discarded, Counts: counts, LastSeq: j.seq,
+	}
 }
 
-// Query returns the held entries that pass f, oldest first.
+// Query returns the held entries that pass f, oldest first, each attempt's
+// request rebuilt in full.
 func (j *Journal) Query(f Filter) []Entry {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	var out []Entry
 	for i := 0; i < j.n; i++ {
-		e := &j.entries[(j.start+i)%len(j.entries)]
+		e := j.at(i)
 		if f.Match(e) {
 			out = append(out, *e)
 		}
+	}
+	j.mu.Unlock()
+	// Rebuilt outside the lock: stored entries and the events they refer
+	// to are never modified.
+	for i := range out {
+		out[i] = out[i].materialize()
 	}
 	return out
 }
@@ -217,13 +287,16 @@ func (j *Journal) Wait(ctx context.Context, f Filter, cond func([]Entry) bool) (
 	}
 }
 
-// Reset empties the journal and its counters.
+// Reset empties the journal, gives its memory back and starts its counters
+// again from zero.
 func (j *Journal) Reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries = nil
-	j.start, j.n, j.discarded = 0, 0, 0
+	j.chunks = nil
+	j.start, j.n, j.discarded, j.bytes = 0, 0, 0, 0
+	j.resetSeq = j.seq
 	j.counts = make(map[string]uint64)
+	j.shapes, j.texts = interner[*requestShape]{}, interner[string]{}
 	j.notifyLocked()
 }
 
@@ -233,6 +306,3 @@ func (j *Journal) notifyLocked() {
 		j.changed = nil
 	}
 }
-
-// setRequest records what an attempt of b sent.
-func (e *Entry) setRequest(r *RecordedRequest, _ *Batch) { e.Request = r }

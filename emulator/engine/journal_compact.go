@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"bytes"
+	"net/http"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// How the journal stores an attempt's request without copying its events.
+//
+// An attempt's body is almost always built from the batch's event bodies,
+// which the engine already holds once per event (Item.Body, shared by the
+// queue, the retry and every attempt entry): one event as it is, or the
+// events in a JSON array. The journal keeps which of the two it was and
+// refers to the items; any other body is kept as the destination gave it.
+// Method, URL and headers repeat from attempt to attempt (only a few
+// headers, such as a delivery count, change), so each distinct set is
+// interned and shared by every entry that sent it.
+
+// bodyForm says how to rebuild an attempt's request body.
+type bodyForm uint8
+
+const (
+	bodyNone  bodyForm = iota // no body was recorded
+	bodyOwn                   // storedRequest.body holds it
+	bodyItem                  // the batch's only event, as stored
+	bodyArray                 // the batch's events in a JSON array
+)
+
+// requestShape is what an attempt sent apart from its body.
+type requestShape struct {
+	method string
+	url    string
+	header http.Header
+}
+
+// storedRequest is a journalled attempt's request.
+type storedRequest struct {
+	shape *requestShape
+	body  []byte // bodyOwn only
+	form  bodyForm
+}
+
+// maxInterned bounds an interner: past it the table starts again (entries
+// keep what they point to), so values unique to each attempt cannot grow it
+// without bound.
+const maxInterned = 4096
+
+// interner shares equal values between journal entries.
+type interner[T any] struct {
+	m map[string]T
+}
+
+func (in *interner[T]) get(key string, build func() T) T {
+	if v, ok := in.m[key]; ok {
+		return v
+	}
+	if in.m == nil || len(in.m) >= maxInterned {
+		in.m = map[string]T{}
+	}
+	v := build()
+	in.m[key] = v
+	return v
+}
+
+// compactLocked rewrites e into its stored form: event ids and request body
+// derived from e.items where they match, request shape and attempt message
+// interned.
+func (j *Journal) compactLocked(e *Entry) {
+	if len(e.items) > 0 {
+		if len(e.EventIDs) == 0 || sameIDs(e.EventIDs, e.items) {
+			e.EventIDs = nil
+		} else {
+			e.items = nil // the ids say otherwise: keep them as given
+		}
+	}
+	if e.Kind == KindAttempt && e.Message != "" && len(e.Message) <= 256 {
+		msg := e.Message
+		e.Message = j.texts.get(msg, func() string { return msg })
+	}
+	r := e.Request
+	if r == nil {
+		return
+	}
+	e.Request = nil
+	key := shapeKey(r)
+	sr := &storedRequest{shape: j.shapes.get(key, func() *requestShape {
+		return &requestShape{method: r.Method, url: r.URL, header: r.Header.Clone()}
+	})}
+	switch {
+	case r.Body == nil:
+		sr.form = bodyNone
+	case len(e.items) == 1 && bytes.Equal(r.Body, e.items[0].Body):
+		sr.form = bodyItem
+	case len(e.items) > 0 && isArrayOf(r.Body, e.items):
+		sr.form = bodyArray
+	default:
+		sr.form, sr.body = bodyOwn, r.Body
+	}
+	e.req = sr
+}
+
+func sameIDs(ids []string, items []*Item) bool {
+	if len(ids) != len(items) {
+		return false
+	}
+	for i, it := range items {
+		if it.ID != ids[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isArrayOf reports whether body is "[" + the items' bodies joined by "," + "]".
+func isArrayOf(body []byte, items []*Item) bool {
+	if len(body) < 2 || body[0] != '[' || body[len(body)-1] != ']' {
+		return false
+	}
+	rest := body[1 : len(body)-1]
+	for i, it := range items {
+		if i > 0 {
+			if len(rest) == 0 || rest[0] != ',' {
+				return false
+			}
+			rest = rest[1:]
+		}
+		if !bytes.HasPrefix(rest, it.Body) {
+			return false
+		}
+		rest = rest[len(it.Body):]
+	}
+	return len(rest) == 0
+}
+
+// shapeKey identifies a request's method, URL and headers.
+func shapeKey(r *RecordedRequest) string {
+	var b strings.Builder
+	b.WriteString(r.Method)
+	b.WriteByte(0)
+	b.WriteString(r.URL)
+	b.WriteByte(0)
+	if r.Header == nil {
+		return b.String() // nil and empty headers read back differently
+	}
+	b.WriteByte(1)
+	keys := make([]string, 0, len(r.Header))
+	for k := range r.Header {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		b.WriteString(k)
+		b.WriteByte(0)
+		vs := r.Header[k]
+		if vs == nil {
+			b.WriteByte(2) // a nil value list clones back as nil
+		}
+		for _, v := range vs {
+			b.WriteString(v)
+			b.WriteByte(1)
+		}
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// entryBytes is the fixed cost of an entry in the journal's ring.
+const entryBytes = int64(unsafe.Sizeof(Entry{}))
+
+// size estimates the memory e holds beyond what it shares with the engine's
+// events and interned values.
+func (e *Entry) size() int64 {
+	n := entryBytes + int64(len(e.EventIDs))*16 + int64(len(e.Body))
+	if e.NextAttemptAt != nil {
+		n += 32
+	}
+	if e.Kind != KindAttempt {
+		n += int64(len(e.Message))
+	}
+	if e.req != nil {
+		n += int64(unsafe.Sizeof(storedRequest{})) + int64(len(e.req.body))
+	}
+	if e.Request != nil {
+		n += 64 + int64(len(e.Request.Body))
+	}
+	return n
+}
+
+// materialize returns e as readers see it: event ids and the full request
+// rebuilt, no reference to the journal's stored form.
+func (e Entry) materialize() Entry {
+	if len(e.items) > 0 {
+		e.EventIDs = itemIDs(e.items)
+	}
+	if sr := e.req; sr != nil {
+		r := &RecordedRequest{Method: sr.shape.method, URL: sr.shape.url, Header: sr.shape.header.Clone()}
+		switch sr.form {
+		case bodyOwn:
+			r.Body = sr.body
+		case bodyItem:
+			r.Body = e.items[0].Body
+		case bodyArray:
+			n := 1 + len(e.items)
+			for _, it := range e.items {
+				n += len(it.Body)
+			}
+			body := make([]byte, 0, n)
+			body = append(body, '[')
+			for i, it := range e.items {
+				if i > 0 {
+					body = append(body, ',')
+				}
+				body = append(body, it.Body...)
+			}
+			r.Body = append(body, ']')
+		}
+		e.Request = r
+	}
+	e.items, e.req = nil, nil
+	return e
+}

@@ -1,0 +1,142 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// recordingDestination fails every attempt and keeps a private copy of each
+// request it reports, for comparison with what the journal shows.
+type recordingDestination struct {
+	build func(a *engine.Attempt) *engine.RecordedRequest
+	mu    sync.Mutex
+	sent  map[string][]engine.RecordedRequest // by first event id
+}
+
+func (d *recordingDestination) Deliver(_ context.Context, a *engine.Attempt) engine.Outcome {
+	r := d.build(a)
+	copyOf := engine.RecordedRequest{Method: r.Method, URL: r.URL, Header: r.Header.Clone(), Body: append([]byte(nil), r.Body...)}
+	if r.Body == nil {
+		copyOf.Body = nil
+	}
+	d.mu.Lock()
+	d.sent[a.Batch.Items[0].ID] = append(d.sent[a.Batch.Items[0].ID], copyOf)
+	d.mu.Unlock()
+	return engine.Outcome{Name: "Busy", Status: 503, Message: "HTTP 503", Request: r, Destination: r.URL}
+}
+
+// Issue 17: an attempt entry refers to its events' stored bodies and an
+// interned header set, yet the journal shows every attempt's request
+// exactly as the destination reported it.
+func TestJournalShowsEveryAttemptsRequestAsSent(t *testing.T) {
+	t.Parallel()
+	arrayOf := func(items []*engine.Item) []byte {
+		b := []byte{'['}
+		for i, it := range items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, it.Body...)
+		}
+		return append(b, ']')
+	}
+	header := func(a *engine.Attempt) http.Header {
+		h := http.Header{}
+		h.Set("Content-Type", "application/json")
+		h.Set("Aeg-Delivery-Count", strconv.Itoa(a.Number-1))
+		h.Add("X-Multi", "a")
+		h.Add("X-Multi", "b")
+		return h
+	}
+	tests := map[string]func(a *engine.Attempt) *engine.RecordedRequest{
+		"array": func(a *engine.Attempt) *engine.RecordedRequest {
+			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/x", Header: header(a), Body: arrayOf(a.Batch.Items)}
+		},
+		"item": func(a *engine.Attempt) *engine.RecordedRequest {
+			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/y", Header: header(a), Body: a.Batch.Items[0].Body}
+		},
+		"own body": func(a *engine.Attempt) *engine.RecordedRequest {
+			return &engine.RecordedRequest{Method: "Invoke", URL: "arn:x", Body: []byte(fmt.Sprintf(`{"wrapped":%d}`, a.Number))}
+		},
+		"no body, no headers": func(a *engine.Attempt) *engine.RecordedRequest {
+			return &engine.RecordedRequest{Method: "POST", URL: "not a url"}
+		},
+		"empty headers": func(a *engine.Attempt) *engine.RecordedRequest {
+			return &engine.RecordedRequest{Method: "POST", URL: "u", Header: http.Header{}, Body: []byte("[]")}
+		},
+	}
+	for name, build := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e, clock := newEngine(t)
+			dest := &recordingDestination{build: build, sent: map[string][]engine.RecordedRequest{}}
+			e.PutRoute(&engine.Route{ID: "r", Retry: fixedPolicy{time.Minute, 3}, Destination: dest, MaxBatchEvents: 2})
+			_ = e.Enqueue("r", &engine.Item{ID: "e1", Body: []byte(`{"id":"e1"}`)}, &engine.Item{ID: "e2", Body: []byte(`{"id":"e2"}`)},
+				&engine.Item{ID: "e3", Body: []byte(`{"id":"e3","data":"x"}`)})
+			clock.Advance(time.Hour)
+			attempts := e.Journal().Query(engine.Filter{Kind: engine.KindAttempt})
+			if len(attempts) != 6 {
+				t.Fatalf("%d attempts, want 6 (two batches, three attempts each)", len(attempts))
+			}
+			seen := map[string]int{}
+			for _, a := range attempts {
+				first := a.EventIDs[0]
+				want := dest.sent[first][seen[first]]
+				seen[first]++
+				if !reflect.DeepEqual(*a.Request, want) {
+					t.Fatalf("attempt %d of %v shows\n%+v\nwant\n%+v", a.Attempt, a.EventIDs, *a.Request, want)
+				}
+			}
+			if got := e.Journal().Query(engine.Filter{EventID: "e2", Kind: engine.KindAttempt}); len(got) != 3 {
+				t.Fatalf("filter by an event id of a batch: %d attempts, want 3", len(got))
+			}
+		})
+	}
+}
+
+// The journal is bounded in bytes too: past the bound the oldest entries are
+// discarded and counted, whatever the entry count.
+func TestJournalIsBoundedInBytes(t *testing.T) {
+	t.Parallel()
+	j := engine.NewJournalBytes(1_000_000, 64<<10)
+	body := make([]byte, 1000)
+	for i := 0; i < 1000; i++ {
+		j.Append(engine.Entry{Kind: engine.KindDeadLetter, EventIDs: []string{strconv.Itoa(i)}, Body: body})
+	}
+	st := j.Stats()
+	if st.Bytes > st.MaxBytes || st.Held >= 100 || st.Held == 0 {
+		t.Fatalf("stats %+v: want at most 64 KiB held", st)
+	}
+	if st.Discarded != uint64(1000-st.Held) || st.Appended != 1000 || st.Counts[engine.KindDeadLetter] != 1000 {
+		t.Fatalf("stats %+v: want every discarded entry counted", st)
+	}
+	held := j.Query(engine.Filter{})
+	if held[len(held)-1].EventIDs[0] != "999" || held[0].Seq != uint64(1000-st.Held+1) {
+		t.Fatalf("held %d..%d, want the newest", held[0].Seq, held[len(held)-1].Seq)
+	}
+}
+
+// Item 6 of issue 10: reset starts the counters again; sequence numbers go on
+// so a reader's position stays valid.
+func TestJournalResetStartsCountersAgain(t *testing.T) {
+	t.Parallel()
+	j := engine.NewJournalBytes(2, 0)
+	for i := 0; i < 5; i++ {
+		j.Append(engine.Entry{Kind: engine.KindPublish})
+	}
+	j.Reset()
+	if st := j.Stats(); st.Appended != 0 || st.Discarded != 0 || st.Held != 0 || st.Bytes != 0 || len(st.Counts) != 0 || st.LastSeq != 5 {
+		t.Fatalf("after reset: %+v", st)
+	}
+	if e := j.Append(engine.Entry{Kind: engine.KindPublish}); e.Seq != 6 {
+		t.Fatalf("first entry after reset has seq %d, want 6", e.Seq)
+	}
+}
