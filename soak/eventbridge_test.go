@@ -86,7 +86,7 @@ func TestSoakEventBridgeAPIDestinationAlwaysFails(t *testing.T) {
 		t.Fatalf("PutTargets: %+v %v", out, err)
 	}
 	var all []string
-	for range 5 {
+	for range 2 {
 		entries := make([]ebtypes.PutEventsRequestEntry, 10)
 		for i := range entries {
 			entries[i] = ebtypes.PutEventsRequestEntry{Source: aws.String("shop"), DetailType: aws.String("OrderPlaced"), Detail: aws.String(`{"n":1}`)}

@@ -98,7 +98,7 @@ func TestSoakNamespacePushSubscriptionAlwaysFails(t *testing.T) {
 			},
 		},
 	})
-	all := sendCloudEvents(t, emu, "push", 1_000)
+	all := sendCloudEvents(t, emu, "push", 500)
 	f := testkit.Filter{Labels: map[string]string{"namespace": "shop", "subscription": "push"}}
 	accounted(t, "after sending", emu.RouteMetrics(f))
 	advanceUntilEnded(t, emu, f, 5*time.Minute, 2*time.Hour)
