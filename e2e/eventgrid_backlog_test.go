@@ -29,25 +29,29 @@ import (
 // 48 cloud hours in 1-hour steps. Every event must end — dead-lettered,
 // since the default TTL is 24 h (EG-12..EG-14) — however delayed delivery
 // and probation held the subscription (EG-17, EG-18).
+//
+// With the defaults every event ends within its TTL plus one retry interval
+// (24 h + 12 h, issue 10 item 2); without probation the schedule's jitter
+// (EG-9) may add up to 5 % to each of the ten waits, so the bound is 48 h.
 func TestBacklogOnAFailingWebhookEndsWithDefaultFlags(t *testing.T) {
 	t.Parallel()
-	backlogEndsWithin48h(t, "--clock", "virtual")
+	backlogEndsWithin(t, 36, "--clock", "virtual")
 }
 
 func TestBacklogOnAFailingWebhookEndsWithoutProbation(t *testing.T) {
 	t.Parallel()
-	backlogEndsWithin48h(t, "--clock", "virtual", "--no-probation")
+	backlogEndsWithin(t, 48, "--clock", "virtual", "--no-probation")
 }
 
 const backlogEvents = 10_000
 
-func backlogEndsWithin48h(t *testing.T, args ...string) {
+func backlogEndsWithin(t *testing.T, hours int, args ...string) {
 	proc := testbinary.Start(t, args...)
 	emu := testkit.Connect(t, proc.Endpoints["http"])
 	startBacklog(t, emu, failingEndpoint(t), backlogEvents)
 	start := emu.Now()
 	var m engine.RouteMetrics
-	for h := 1; h <= 48; h++ {
+	for h := 1; h <= hours; h++ {
 		emu.Advance(time.Hour)
 		m = emu.RouteMetrics(testkit.Filter{Topic: "orders", Subscription: "audit"})
 		assertAccounted(t, fmt.Sprintf("after %d h", h), m)

@@ -31,6 +31,10 @@ func (s *Server) newFaces() ([]face, error) {
 			MaxIdleConnsPerHost: 64,
 			// Local webhooks rarely have certificates a machine trusts.
 			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // an emulator's outgoing deliveries
+			// A route has up to 16 attempts in flight, often all to one
+			// host: keep their connections rather than redial for each
+			// attempt once a hold releases a backlog.
+			MaxIdleConnsPerHost: 64,
 		}}
 	}
 	eg := eventgrid.New(eventgrid.Config{
@@ -52,6 +56,7 @@ func (s *Server) newFaces() ([]face, error) {
 		DeadLetterSink: sinks.blob,
 		HTTPClient:     client,
 	})
+	s.namespaces = ns
 	eb := eventbridge.New(eventbridge.Config{
 		Engine:     s.engine,
 		SQS:        sinks.sqs, // nil keeps SQS targets and DLQs in memory

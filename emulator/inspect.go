@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -274,10 +275,13 @@ func (s *Server) waitForEntries(r *http.Request, f engine.Filter) ([]engine.Entr
 	return got, nil
 }
 
-// MetricsView is GET /_emulator/metrics.
+// MetricsView is GET /_emulator/metrics: the engine's routes (event
+// subscriptions, rule targets, push subscriptions, subscribers) and the
+// Event Grid namespaces' queue (pull) subscriptions.
 type MetricsView struct {
-	Journal engine.Stats          `json:"journal"`
-	Routes  []engine.RouteMetrics `json:"routes"`
+	Journal engine.Stats              `json:"journal"`
+	Routes  []engine.RouteMetrics     `json:"routes"`
+	Queues  []namespaces.QueueMetrics `json:"queues"`
 }
 
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
@@ -299,6 +303,21 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		}
 		if match {
 			view.Routes = append(view.Routes, m)
+		}
+	}
+	view.Queues = []namespaces.QueueMetrics{}
+	for _, m := range s.namespaces.QueueMetrics() {
+		if f.Route != "" && m.Route != f.Route {
+			continue
+		}
+		match := true
+		for k, v := range f.Labels {
+			if m.Labels[k] != v {
+				match = false
+			}
+		}
+		if match {
+			view.Queues = append(view.Queues, m)
 		}
 	}
 	writeJSON(w, http.StatusOK, view)

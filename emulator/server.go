@@ -21,6 +21,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	eventsv2 "github.com/gridbridge/gridbridge/compat/eventbridge/v2"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 )
@@ -43,6 +44,8 @@ type Server struct {
 	// --sqs-endpoint is configured; nil otherwise.
 	memorySQS *eventbridge.MemorySQS
 	eventsV2  *eventsv2.Service
+	// namespaces lists queue subscriptions' metrics beside the engine's.
+	namespaces *namespaces.Service
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server

@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.Var(&azure, "azure-storage", "Azure Storage connection string for dead-letter blobs (repeatable; \"UseDevelopmentStorage=true\" for Azurite)")
 	fs.StringVar(&opts.SQSEndpoint, "sqs-endpoint", "", "SQS-compatible endpoint for SQS targets and dead-letter queues (default: in memory)")
 	fs.IntVar(&opts.JournalCap, "journal-cap", 0, "entries the journal keeps before discarding the oldest (default 100000)")
-	fs.Int64Var(&opts.JournalMaxBytes, "journal-max-bytes", 0, "estimated bytes the journal keeps before discarding the oldest entries (default 16777216)")
+	fs.Int64Var(&opts.JournalMaxBytes, "journal-max-bytes", 0, "estimated bytes the journal keeps before discarding the oldest entries (default 8388608)")
 	fs.Var(&tlsH, "tls-host", "extra host name or IP for the server certificate (repeatable)")
 	fs.StringVar(&opts.AdvertiseTLSURL, "advertise-tls-url", "", "https base URL written into resources, when clients reach the emulator through another address")
 	fs.StringVar(&opts.CAFile, "ca-file", "", "where to write the CA certificate (default: gridbridge-ca-<port>.pem in the temp directory)")

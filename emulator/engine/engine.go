@@ -456,9 +456,8 @@ func (e *Engine) endHold(rs *routeState) {
 	}
 	now := e.clock.Now()
 	if now.Before(rs.heldUntil) {
-		if len(rs.deferred) > 0 || len(rs.pending) > 0 {
-			rs.holdTimer = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.endHold(rs) })
-		}
+		// Extended meanwhile: the same hold, which ends later.
+		rs.holdTimer = e.clock.AfterFunc(rs.heldUntil.Sub(now), func() { e.endHold(rs) })
 		e.mu.Unlock()
 		return
 	}
@@ -641,7 +640,7 @@ func (e *Engine) giveUp(rs *routeState, route *Route, b *Batch, d Decision) {
 			written += len(w.EventIDs)
 			e.scheduleDeadLetter(rs, route, w, 0, time.Time{}, route.DeadLetter.Delay)
 		}
-		if written != len(b.Items) {
+		if written != len(b.Items) && !route.DeadLetter.HandsOff {
 			// A builder that writes fewer events than it was given leaves
 			// the rest nowhere: count them dropped rather than lose them.
 			e.mu.Lock()
@@ -677,6 +676,27 @@ func (e *Engine) drop(rs *routeState, route *Route, ids []string, reason, msg st
 		rs.metrics.DeadLetterFailed += uint64(len(ids))
 	}
 	e.mu.Unlock()
+}
+
+// DeadLetterSettled reports that n events of route id, handed to the face's
+// own dead-lettering (DeadLetterPolicy.HandsOff), have ended: written when
+// dropReason is "", otherwise dropped with that reason.
+func (e *Engine) DeadLetterSettled(id string, n int, dropReason string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rs, ok := e.routes[id]
+	if !ok {
+		return
+	}
+	rs.awaitingEvents -= n
+	if dropReason == "" {
+		rs.metrics.DeadLettered += uint64(n)
+		return
+	}
+	rs.metrics.Dropped += uint64(n)
+	if dropReason == ReasonDeadLetterNotFound || dropReason == ReasonDeadLetterUnavailable {
+		rs.metrics.DeadLetterFailed += uint64(n)
+	}
 }
 
 // scheduleDeadLetter writes w after wait, retrying on the route's

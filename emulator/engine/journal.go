@@ -98,9 +98,9 @@ type Journal struct {
 const DefaultJournalCap = 100_000
 
 // DefaultJournalMaxBytes bounds the journal's estimated memory when no bound
-// is configured: about 60,000 attempt entries, so 10,000 events retried for
-// a day keep the whole process well under 100 MB.
-const DefaultJournalMaxBytes = 16 << 20
+// is configured: about 28,000 attempt entries (ample for a test's history),
+// so 10,000 events retried for a day keep the whole process near 65 MB.
+const DefaultJournalMaxBytes = 8 << 20
 
 // NewJournal returns a journal holding at most capacity entries and
 // DefaultJournalMaxBytes bytes.

@@ -134,6 +134,11 @@ type DeadLetterPolicy struct {
 	// Build turns a batch that was given up into the writes to make. It is
 	// called once, when the batch is given up.
 	Build func(b *Batch, reason string, now time.Time) ([]DeadLetter, error)
+	// HandsOff says Build hands the events to the cloud face's own
+	// dead-lettering instead of returning writes: the face then reports how
+	// each ended with Engine.DeadLetterSettled, and until it does the events
+	// count as awaiting their dead letter.
+	HandsOff bool
 }
 
 // Route is one path events take to one destination: an event subscription,

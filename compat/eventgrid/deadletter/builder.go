@@ -58,7 +58,7 @@ func (b Builder) Build(batch *engine.Batch, reason string, now time.Time) ([]eng
 	f := facts{
 		reason:      reason,
 		attempts:    batch.Attempts,
-		outcome:     lastOutcome(batch.LastOutcome),
+		outcome:     lastOutcome(batch),
 		status:      batch.LastOutcome.Status,
 		lastAttempt: batch.LastAttemptAt,
 	}
@@ -96,8 +96,14 @@ func (b Builder) Build(batch *engine.Batch, reason string, now time.Time) ([]eng
 }
 
 // lastOutcome is the record's lastDeliveryOutcome: the destination's name
-// for the last attempt, or the name its status stands for (EG-24).
-func lastOutcome(o engine.Outcome) string {
+// for the last attempt, or the name its status stands for (EG-24). A batch
+// given up before any attempt waited behind a hold until its TTL ran out:
+// EG-18's outcome for that is Probation.
+func lastOutcome(batch *engine.Batch) string {
+	o := batch.LastOutcome
+	if batch.Attempts == 0 {
+		return retry.OutcomeProbation
+	}
 	if o.Name != "" {
 		return o.Name
 	}

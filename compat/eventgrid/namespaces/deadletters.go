@@ -23,6 +23,22 @@ type ending struct {
 	publishedAt, lastAttemptAt time.Time
 	at                         time.Time
 	custom                     map[string]string
+	// settled is told how the dead letter ended ("" written, else the
+	// drop's reason), for the subscription's metrics.
+	settled func(dropReason string)
+}
+
+// pullSettled counts how a queue subscription's ended event was dead-lettered.
+func (es *subscriptionState) pullSettled(dropReason string) {
+	switch dropReason {
+	case "":
+		es.pull.deadLettered.Add(1)
+	case engine.ReasonDeadLetterNotFound, engine.ReasonDeadLetterUnavailable:
+		es.pull.deadLetterFailed.Add(1)
+		fallthrough
+	default:
+		es.pull.dropped.Add(1)
+	}
 }
 
 // pullEnded dead-letters events that left a queue unacknowledged (NS-2).
@@ -43,6 +59,7 @@ func (s *Service) pullEnded(es *subscriptionState, ends []queue.Ending) {
 		s.deadLetter(es, ending{
 			ev: e.Event, reason: reason, result: result, attempts: e.DeliveryCount,
 			publishedAt: e.PublishedAt, lastAttemptAt: e.LastDeliveryAt, at: e.At,
+			settled: es.pullSettled,
 		})
 	}
 }
@@ -58,15 +75,23 @@ func (s *Service) pushGaveUp(es *subscriptionState, b *engine.Batch, reason stri
 	if result == "" {
 		result = deadletter.ResultNeverDelivered
 	}
+	// The engine counts the batch as awaiting its dead letter until each
+	// event is reported written or dropped (DeadLetterPolicy.HandsOff).
+	settled := func(dropReason string) { s.cfg.Engine.DeadLetterSettled(es.route, 1, dropReason) }
 	for _, it := range b.Items {
 		ev := push.EventOf(it)
 		if ev == nil {
+			s.journal.Append(engine.Entry{
+				Time: now, Kind: engine.KindDrop, Route: es.route, Labels: es.labels, EventIDs: []string{it.ID},
+				Outcome: engine.ReasonDeadLetterBuildFailed, Message: "no CloudEvent to dead-letter",
+			})
+			settled(engine.ReasonDeadLetterBuildFailed)
 			continue
 		}
 		s.deadLetter(es, ending{
 			ev: ev, reason: reason, result: result, attempts: b.Attempts,
 			publishedAt: it.PublishedAt, lastAttemptAt: b.LastAttemptAt, at: now,
-			custom: push.CustomDeliveryProperties(attrs, ev),
+			custom: push.CustomDeliveryProperties(attrs, ev), settled: settled,
 		})
 	}
 }
@@ -84,6 +109,7 @@ func (s *Service) deadLetter(es *subscriptionState, e ending) {
 			Outcome: engine.ReasonNoDeadLetterDestination, Attempt: e.attempts,
 			Message: fmt.Sprintf("%s (%s); the subscription has no dead-letter destination", e.reason, e.result),
 		})
+		e.settled(engine.ReasonNoDeadLetterDestination)
 		return
 	}
 	body, err := deadletter.MarshalBlob([]deadletter.Record{{
@@ -96,6 +122,7 @@ func (s *Service) deadLetter(es *subscriptionState, e ending) {
 			Time: e.at, Kind: engine.KindDrop, Route: es.route, Labels: es.labels, EventIDs: ids,
 			Outcome: engine.ReasonDeadLetterBuildFailed, Message: err.Error(),
 		})
+		e.settled(engine.ReasonDeadLetterBuildFailed)
 		return
 	}
 	path := deadletter.BlobPath(es.namespace, es.topicName, es.name, e.at, uuid.NewString())
@@ -104,6 +131,7 @@ func (s *Service) deadLetter(es *subscriptionState, e ending) {
 		Destination: dl.Account + "/" + dl.Container + "/" + path,
 		Deadline: dlwriter.Deadline(e.at, e.publishedAt.Add(rt.retention),
 			time.Duration(dl.RetryPeriodDays)*24*time.Hour),
+		Done: e.settled,
 	})
 }
 

@@ -137,6 +137,7 @@ func (s *Service) pushRoute(es *subscriptionState, rt *subscriptionRuntime) *eng
 				s.pushGaveUp(es, b, reason, now)
 				return nil, nil
 			},
+			HandsOff: true,
 		},
 		MaxBatchEvents:      hook.MaxEventsPerBatch,
 		PreferredBatchBytes: hook.PreferredBatchBytes,

@@ -281,3 +281,59 @@ func TestDeletingASubscriptionDropsWhatItHeld(t *testing.T) {
 		t.Fatalf("drop %+v", drops[0])
 	}
 }
+
+// Issue 10 item 4: a queue subscription is accounted without the journal:
+// queued = acknowledged + deadLettered + dropped + awaitingDeadLetter +
+// available + locked + delayed at every checkpoint.
+func TestQueueSubscriptionMetricsAccountForEveryEvent(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	p := h.pull(t, queueProps(60, 10, "PT5M", blobDeadLetter("acct", "dead")))
+	ctx := context.Background()
+	for i := 0; i < 5; i++ {
+		ev := newEvent(t, "t", "x")
+		if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	metrics := func(when string) namespaces.QueueMetrics {
+		t.Helper()
+		all := h.svc.QueueMetrics()
+		if len(all) != 1 || all[0].Labels["subscription"] != p.sub {
+			t.Fatalf("%s: queue metrics %+v, want the one subscription", when, all)
+		}
+		m := all[0]
+		held := m.Acknowledged + m.DeadLettered + m.Dropped + uint64(m.AwaitingDeadLetter) + uint64(m.Available+m.Locked+m.Delayed)
+		if m.Queued != held || m.Ended != m.DeadLettered+m.Dropped+uint64(m.AwaitingDeadLetter) {
+			t.Fatalf("%s: the books do not balance: %+v", when, m)
+		}
+		return m
+	}
+	got := receiveNow(t, p.receiver, 3)
+	if len(got) != 3 {
+		t.Fatalf("received %d, want 3", len(got))
+	}
+	token := func(i int) []string { return []string{*got[i].BrokerProperties.LockToken} }
+	if m := metrics("after receiving 3"); m.Queued != 5 || m.Available != 2 || m.Locked != 3 || m.Received != 3 {
+		t.Fatalf("after receiving 3: %+v", m)
+	}
+	if _, err := p.receiver.AcknowledgeEvents(ctx, token(0), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.receiver.RejectEvents(ctx, token(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.receiver.ReleaseEvents(ctx, token(2),
+		&aznamespaces.ReleaseEventsOptions{ReleaseDelayInSeconds: to.Ptr(aznamespaces.ReleaseDelayTenMinutes)}); err != nil {
+		t.Fatal(err)
+	}
+	h.waitJournal(t, engine.Filter{Kind: engine.KindDeadLetter, Route: metrics("settled").Route}, 1)
+	if m := metrics("settled"); m.Acknowledged != 1 || m.Rejected != 1 || m.Released != 1 || m.Delayed != 1 || m.DeadLettered != 1 || m.Available != 2 {
+		t.Fatalf("after settling: %+v", m)
+	}
+	h.clock.Advance(5 * time.Minute) // the TTL ends the other three
+	h.waitJournal(t, engine.Filter{Kind: engine.KindDeadLetter, Route: metrics("expired").Route}, 4)
+	if m := metrics("expired"); m.Expired != 3 || m.DeadLettered != 4 || m.Available+m.Locked+m.Delayed != 0 || m.AwaitingDeadLetter != 0 {
+		t.Fatalf("after the TTL: %+v", m)
+	}
+}

@@ -2,10 +2,12 @@ package namespaces
 
 import (
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/dlwriter"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/queue"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -73,3 +75,48 @@ func (s *Service) Reset() {
 // pushResponseTimeout is how long a push attempt may wait for the endpoint,
 // on the emulator clock (Event Grid's 30 s, EG-5; UNCONFIRMED for namespaces).
 const pushResponseTimeout = 30 * time.Second
+
+// QueueMetrics are a queue (pull) subscription's counters, listed by
+// GET /_emulator/metrics beside the engine's routes, so a pull subscription
+// can be accounted without the bounded journal. At every instant
+// queued = acknowledged + deadLettered + dropped + awaitingDeadLetter +
+// available + locked + delayed.
+type QueueMetrics struct {
+	Route  string            `json:"route"`
+	Labels map[string]string `json:"labels,omitempty"`
+	queue.Counts
+	DeadLettered uint64 `json:"deadLettered"`
+	// Dropped counts ended events given up with no dead letter written,
+	// DeadLetterFailed the part whose write failed for good.
+	Dropped            uint64 `json:"dropped"`
+	DeadLetterFailed   uint64 `json:"deadLetterFailed"`
+	AwaitingDeadLetter int64  `json:"awaitingDeadLetter"`
+}
+
+// QueueMetrics reports every queue subscription's counters, by route.
+func (s *Service) QueueMetrics() []QueueMetrics {
+	s.mu.Lock()
+	var subs []*subscriptionState
+	for _, ns := range s.byARM {
+		for _, t := range ns.topics {
+			for _, sub := range t.subs {
+				if sub.queue != nil {
+					subs = append(subs, sub)
+				}
+			}
+		}
+	}
+	s.mu.Unlock()
+	out := make([]QueueMetrics, 0, len(subs))
+	for _, es := range subs {
+		// Outcomes are read before the queue: an event ending meanwhile is
+		// then counted ended and awaiting its dead letter, never twice.
+		m := QueueMetrics{Route: es.route, Labels: es.labels}
+		m.DeadLettered, m.Dropped, m.DeadLetterFailed = es.pull.deadLettered.Load(), es.pull.dropped.Load(), es.pull.deadLetterFailed.Load()
+		m.Counts = es.queue.Counts()
+		m.AwaitingDeadLetter = int64(m.Ended) - int64(m.DeadLettered) - int64(m.Dropped)
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Route < out[j].Route })
+	return out
+}

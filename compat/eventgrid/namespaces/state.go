@@ -44,6 +44,13 @@ type subscriptionState struct {
 	queue *queue.Queue
 	// seq orders subList by creation.
 	seq uint64
+	// pull counts how the events a queue ended were dead-lettered.
+	pull pullOutcomes
+}
+
+// pullOutcomes count what became of a queue subscription's ended events.
+type pullOutcomes struct {
+	deadLettered, dropped, deadLetterFailed atomic.Uint64
 }
 
 // subscriptionRuntime is what delivery needs, swapped as a whole on change.

@@ -31,6 +31,10 @@ type Job struct {
 	Reason string
 	// Deadline is the last time a failed write may be retried (Deadline()).
 	Deadline time.Time
+	// Done, when set, is told how the job ended: dropReason is "" when the
+	// dead letter was written, else the drop's reason. It is not called for
+	// work a Reset abandoned.
+	Done func(dropReason string)
 }
 
 // Writer is safe for concurrent use.
@@ -96,12 +100,14 @@ func (w *Writer) try(a *attempt) {
 	case err == nil:
 		entry.Kind, entry.Outcome, entry.Body = engine.KindDeadLetter, job.Reason, job.Body
 		w.append(a, entry)
+		w.done(a, "")
 	case errors.Is(err, engine.ErrDestinationNotFound):
 		// A missing container drops the event at once (NS-1 docs: "If the
 		// destination does not exist, the event is also dropped").
 		entry.Kind, entry.Outcome = engine.KindDrop, engine.ReasonDeadLetterNotFound
 		entry.Message = fmt.Sprintf("dead letter (%s) dropped: %v", job.Reason, err)
 		w.append(a, entry)
+		w.done(a, engine.ReasonDeadLetterNotFound)
 	default:
 		a.failures++
 		next := now.Add(RetryWait(a.failures))
@@ -114,6 +120,7 @@ func (w *Writer) try(a *attempt) {
 				Message: fmt.Sprintf("dead letter (%s) dropped: %d write(s) failed and the retry period ended at %s; last error: %v",
 					job.Reason, a.failures, job.Deadline.UTC().Format(time.RFC3339), err),
 			})
+			w.done(a, engine.ReasonDeadLetterUnavailable)
 			return
 		}
 		entry.NextAttemptAt = &next
@@ -132,6 +139,16 @@ func (w *Writer) append(a *attempt, e engine.Entry) {
 	defer w.mu.Unlock()
 	if a.gen == w.gen {
 		w.journal.Append(e)
+	}
+}
+
+// done tells the job's owner how it ended, unless the writer was reset.
+func (w *Writer) done(a *attempt, dropReason string) {
+	w.mu.Lock()
+	current := a.gen == w.gen
+	w.mu.Unlock()
+	if current && a.job.Done != nil {
+		a.job.Done(dropReason)
 	}
 }
 

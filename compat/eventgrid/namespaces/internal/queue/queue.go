@@ -63,6 +63,39 @@ type Queue struct {
 	// it then look again. It is replaced only when someone watched it.
 	changed chan struct{}
 	watched bool
+	counts  Counts
+}
+
+// Counts are what happened to a queue's events (issue 10's accounting for
+// pull subscriptions). Queued = Acknowledged + Ended + Available + Locked +
+// Delayed at every instant; Ended splits into Rejected, Expired and
+// LockExpiredOnLastDelivery + ReleasedOnLastDelivery (the last two in
+// EndedMaxDeliveries).
+type Counts struct {
+	Queued       uint64 `json:"queued"`
+	Acknowledged uint64 `json:"acknowledged"`
+	// Released counts release calls that made an event available again
+	// (at once or after a delay); Received counts deliveries.
+	Released uint64 `json:"released"`
+	Received uint64 `json:"received"`
+	// Ended events left the queue unacknowledged: rejected, expired, or
+	// out of deliveries. The owner dead-letters or drops them.
+	Ended              uint64 `json:"ended"`
+	Rejected           uint64 `json:"rejected"`
+	Expired            uint64 `json:"expired"`
+	EndedMaxDeliveries uint64 `json:"endedMaxDeliveries"`
+	Available          int    `json:"available"`
+	Locked             int    `json:"locked"`
+	Delayed            int    `json:"delayed"`
+}
+
+// Counts reports the queue's counters and current state.
+func (q *Queue) Counts() Counts {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	c := q.counts
+	c.Available, c.Locked, c.Delayed = q.available.live, len(q.locked), len(q.delayed)
+	return c
 }
 
 // New returns an empty queue.
@@ -100,6 +133,7 @@ func (q *Queue) Add(now time.Time, events []*cloudevent.Event) bool {
 		m.expiryTimer = q.clock.AfterFunc(ttl, func() { q.expire(m) })
 		q.available.push(m)
 	}
+	q.counts.Queued += uint64(len(events))
 	q.signalLocked()
 	return true
 }
@@ -168,6 +202,7 @@ func (q *Queue) takeLocked(limit int) []Delivery {
 			break
 		}
 		m.deliveries++
+		q.counts.Received++
 		m.lastDeliveryAt = now
 		m.state = stateLocked
 		m.token = q.tokens.next()

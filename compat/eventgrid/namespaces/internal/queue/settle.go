@@ -11,6 +11,7 @@ import (
 func (q *Queue) Acknowledge(tokens []string) []Result {
 	return q.settle(tokens, func(m *message, now time.Time) *Ending {
 		q.finishLocked(m)
+		q.counts.Acknowledged++
 		return nil
 	})
 }
@@ -20,7 +21,8 @@ func (q *Queue) Acknowledge(tokens []string) []Result {
 func (q *Queue) Reject(tokens []string) []Result {
 	return q.settle(tokens, func(m *message, now time.Time) *Ending {
 		q.finishLocked(m)
-		return endingOf(m, Rejected, now)
+		q.counts.Rejected++
+		return q.endingLocked(m, Rejected, now)
 	})
 }
 
@@ -33,8 +35,10 @@ func (q *Queue) Release(tokens []string, delay time.Duration) []Result {
 		q.unlockLocked(m)
 		if m.deliveries >= q.cfg.MaxDeliveryCount {
 			q.finishLocked(m)
-			return endingOf(m, ReleasedOnLastDelivery, now)
+			q.counts.EndedMaxDeliveries++
+			return q.endingLocked(m, ReleasedOnLastDelivery, now)
 		}
+		q.counts.Released++
 		if delay <= 0 {
 			q.available.push(m)
 			q.signalLocked()
@@ -135,6 +139,12 @@ func (q *Queue) finishLocked(m *message) {
 	m.state = stateGone
 }
 
+// endingLocked counts m as ended and describes its ending.
+func (q *Queue) endingLocked(m *message, cause Cause, now time.Time) *Ending {
+	q.counts.Ended++
+	return endingOf(m, cause, now)
+}
+
 func endingOf(m *message, cause Cause, now time.Time) *Ending {
 	return &Ending{
 		Event: m.ev, Cause: cause, PublishedAt: m.publishedAt, At: now,
@@ -166,6 +176,7 @@ func (q *Queue) Close() []*cloudevent.Event {
 		held = append(held, m)
 	}
 	out := make([]*cloudevent.Event, 0, len(held))
+	q.counts.Ended += uint64(len(held))
 	for _, m := range held {
 		q.finishLocked(m)
 		out = append(out, m.ev)

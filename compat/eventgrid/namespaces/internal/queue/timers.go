@@ -20,7 +20,8 @@ func (q *Queue) lockExpired(m *message, gen uint64) {
 	q.unlockLocked(m)
 	if m.deliveries >= q.cfg.MaxDeliveryCount {
 		q.finishLocked(m)
-		ended = append(ended, *endingOf(m, LockExpiredOnLastDelivery, now))
+		q.counts.EndedMaxDeliveries++
+		ended = append(ended, *q.endingLocked(m, LockExpiredOnLastDelivery, now))
 	} else {
 		q.available.push(m)
 		q.signalLocked()
@@ -56,7 +57,8 @@ func (q *Queue) expire(m *message) {
 	now := q.clock.Now()
 	m.expiryTimer = nil
 	q.finishLocked(m)
-	e := endingOf(m, Expired, now)
+	q.counts.Expired++
+	e := q.endingLocked(m, Expired, now)
 	q.mu.Unlock()
 	q.reportEnded([]Ending{*e})
 }
