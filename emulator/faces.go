@@ -26,9 +26,6 @@ func (s *Server) newFaces() ([]face, error) {
 	if client == nil {
 		client = &http.Client{Transport: &http.Transport{
 			Proxy: http.ProxyFromEnvironment,
-			// A route keeps up to 16 deliveries in flight: Go's default of
-			// 2 idle connections per host would dial anew for most events.
-			MaxIdleConnsPerHost: 64,
 			// Local webhooks rarely have certificates a machine trusts.
 			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // an emulator's outgoing deliveries
 			// A route has up to 16 attempts in flight, often all to one
