@@ -12,6 +12,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/testkit"
@@ -102,21 +103,12 @@ func TestSoakNamespacePushSubscriptionAlwaysFails(t *testing.T) {
 	f := testkit.Filter{Labels: map[string]string{"namespace": "shop", "subscription": "push"}}
 	accounted(t, "after sending", emu.RouteMetrics(f))
 	advanceUntilEnded(t, emu, f, 5*time.Minute, 2*time.Hour)
-	m := emu.RouteMetrics(f)
-	if m.Delivered != 0 || m.DeadLettered+m.Dropped != uint64(len(all)) {
-		t.Fatalf("%+v, want all %d given up", m, len(all))
+	// The face writes push dead letters itself (NS-7); the route counts them
+	// awaiting until the writer reports them written.
+	if m := emu.RouteMetrics(f); m.Delivered != 0 || m.DeadLettered != uint64(len(all)) {
+		t.Fatalf("%+v, want all %d dead-lettered", m, len(all))
 	}
 	onceEach(t, "dead letters", eventIDs(emu.DeadLetters(f)), all)
-	t.Run("metrics count the dead letters as dead-lettered", func(t *testing.T) {
-		if m.DeadLettered == 0 && m.Dropped == uint64(len(all)) {
-			// The namespaces face writes push dead letters itself (NS-7),
-			// after the engine has counted the batch as dropped.
-			t.Skip("needs the engine to account dead letters a face writes itself (issue 10 item 4): the journal holds every dead letter, but the route counts them as dropped")
-		}
-		if m.DeadLettered != uint64(len(all)) {
-			t.Fatalf("%+v, want all %d dead-lettered", m, len(all))
-		}
-	})
 }
 
 // NS-2, NS-4: a queue subscription with maxDeliveryCount 3 and a 1-hour
@@ -138,7 +130,6 @@ func TestSoakNamespaceQueueMaxDeliveryCountAndTTL(t *testing.T) {
 	ctx := context.Background()
 	released := sendCloudEvents(t, emu, "released", 500)
 	receiver := emu.NamespaceReceiver("shop", "orders", "queue")
-	booked := false // the subscription's books were checked at least once
 	// Receive every "released" event three times, releasing it each time.
 	for round := 1; round <= 3; round++ {
 		seen := 0
@@ -162,12 +153,12 @@ func TestSoakNamespaceQueueMaxDeliveryCountAndTTL(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		booked = checkQueueBooks(t, emu, f, fmt.Sprintf("after round %d", round)) || booked
+		checkQueueBooks(t, emu, f, fmt.Sprintf("after round %d", round))
 	}
 	expiring := sendCloudEvents(t, emu, "expiring", 500)
 	for range 4 {
 		emu.Advance(20 * time.Minute)
-		booked = checkQueueBooks(t, emu, f, "while events expire") || booked
+		checkQueueBooks(t, emu, f, "while events expire")
 	}
 	dead := emu.DeadLetters(f)
 	byReason := map[string][]string{}
@@ -179,26 +170,36 @@ func TestSoakNamespaceQueueMaxDeliveryCountAndTTL(t *testing.T) {
 	if drops := emu.Drops(f); len(drops) != 0 {
 		t.Fatalf("dropped: %+v", drops)
 	}
-	t.Run("books balance at every checkpoint", func(t *testing.T) {
-		if !booked {
-			t.Skip("needs metrics routes for namespace queue subscriptions (issue 10 item 4): /_emulator/metrics lists none")
-		}
-	})
+	m := checkQueueBooks(t, emu, f, "at the end")
+	if m.Queued != uint64(len(released)+len(expiring)) || m.DeadLettered != m.Queued || m.EndedMaxDeliveries != uint64(len(released)) || m.Expired != uint64(len(expiring)) {
+		t.Fatalf("at the end: %+v, want %d ended on their last delivery and %d expired, all dead-lettered", m, len(released), len(expiring))
+	}
 }
 
-// checkQueueBooks checks a queue subscription's books when the server lists
-// it among /_emulator/metrics routes, and reports whether it did.
-func checkQueueBooks(t *testing.T, emu *testkit.Emulator, f testkit.Filter, when string) bool {
+// checkQueueBooks checks a queue subscription's books in /_emulator/metrics
+// (issue 10 item 4): queued = acknowledged + deadLettered + dropped +
+// awaitingDeadLetter + available + locked + delayed, and every event that
+// left the queue unacknowledged is dead-lettered, dropped or awaiting its
+// dead letter.
+func checkQueueBooks(t *testing.T, emu *testkit.Emulator, f testkit.Filter, when string) namespaces.QueueMetrics {
 	t.Helper()
 	view, err := emu.Inspector().Metrics(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range view.Routes {
+	var found []namespaces.QueueMetrics
+	for _, m := range view.Queues {
 		if m.Labels["namespace"] == f.Labels["namespace"] && m.Labels["subscription"] == f.Labels["subscription"] {
-			accounted(t, when, m)
-			return true
+			found = append(found, m)
 		}
 	}
-	return false
+	if len(found) != 1 {
+		t.Fatalf("%s: %d queue metrics for %s, want one: %+v", when, len(found), f, view.Queues)
+	}
+	m := found[0]
+	held := m.Acknowledged + m.DeadLettered + m.Dropped + uint64(m.AwaitingDeadLetter) + uint64(m.Available+m.Locked+m.Delayed)
+	if m.Queued != held || m.Ended != m.DeadLettered+m.Dropped+uint64(m.AwaitingDeadLetter) {
+		t.Fatalf("%s: the books do not balance: %+v", when, m)
+	}
+	return m
 }
