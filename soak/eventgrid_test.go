@@ -80,7 +80,7 @@ func TestSoakEventGrid10000EventsOnAnAlways500Endpoint(t *testing.T) {
 	// The test reads all 10,000 dead letters back from the journal, which
 	// keeps about 28,000 attempt entries by default: it gets room for the
 	// ~90,000 attempts beside them (the journal's bound changes no delivery).
-	emu := start(t, 0, testkit.WithOptions(func(o *emulator.Options) { o.JournalCap, o.JournalMaxBytes = 200_000, 256 << 20 }))
+	emu := start(t, 0, testkit.WithOptions(func(o *emulator.Options) { o.JournalCap, o.JournalMaxBytes = 200_000, 256<<20 }))
 	hook := fakes.NewWebhook(t)
 	f := testkit.Filter{Topic: "orders", Subscription: "audit"}
 	subscribe(t, emu, "audit", hook.URL(), "dead")
