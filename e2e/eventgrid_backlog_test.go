@@ -139,7 +139,7 @@ func failingEndpoint(t testing.TB) string {
 func BenchmarkBacklogRSSAfter12h(b *testing.B) {
 	for _, flags := range [][]string{{"--clock", "virtual"}, {"--clock", "virtual", "--no-probation"}} {
 		b.Run(map[bool]string{true: "default-flags", false: "no-probation"}[len(flags) == 2], func(b *testing.B) {
-			var idle, loaded float64
+			var idle, loaded, afterReset float64
 			var pending int
 			for b.Loop() {
 				proc := testbinary.Start(b, flags...)
@@ -153,9 +153,15 @@ func BenchmarkBacklogRSSAfter12h(b *testing.B) {
 				m := emu.RouteMetrics(testkit.Filter{Topic: "orders", Subscription: "audit"})
 				pending = m.Pending + m.Retrying + m.InFlight + m.AwaitingDeadLetter
 				loaded = residentMB(b, proc)
+				// Issue 10 item 6: reset gives the memory back.
+				if err := emu.Inspector().Reset(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				afterReset = residentMB(b, proc)
 			}
 			b.ReportMetric(idle, "idle-RSS-MB")
 			b.ReportMetric(loaded, "RSS-MB")
+			b.ReportMetric(afterReset, "after-reset-RSS-MB")
 			b.ReportMetric(float64(pending), "pending")
 			b.ReportMetric((loaded-idle)*1024/float64(max(pending, 1)), "KiB/pending-event")
 		})

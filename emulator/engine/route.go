@@ -117,8 +117,11 @@ type Decision struct {
 type RetryPolicy interface {
 	// AfterFailure decides what follows a failed attempt.
 	AfterFailure(b *Batch, o Outcome, now time.Time) Decision
-	// BeforeRetry is asked when a scheduled retry comes due: Proceed, or
-	// give up (EG-14: TTL is checked only at the next scheduled attempt).
+	// BeforeRetry is asked whenever an attempt of b would be due: before
+	// its first attempt (b.Attempts is 0), when a retry comes due, and again
+	// when a hold that deferred it ends. Proceed, or give up (EG-14: TTL is
+	// checked only when the next attempt is due). The engine asks it with
+	// its lock held: it must be quick and must not call the engine.
 	BeforeRetry(b *Batch, now time.Time) Decision
 }
 
