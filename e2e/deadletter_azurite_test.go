@@ -17,6 +17,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/tcpswitch"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -177,7 +178,7 @@ func TestEG22_AzuriteDownThenBackThenDownForGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proxy := newSwitchProxy(t, blobURL.Host)
+	proxy := tcpswitch.New(t, blobURL.Host)
 	viaProxy := fmt.Sprintf("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;BlobEndpoint=http://%s%s;",
 		acct.Name, acct.Key, proxy.Addr(), blobURL.Path)
 

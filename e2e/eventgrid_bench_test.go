@@ -33,6 +33,9 @@ type benchWebhook struct {
 	srv    *httptest.Server
 	events atomic.Int64
 	got    chan time.Time // one send per delivery when non-nil
+	// done, when non-nil, is closed once want events arrived.
+	done chan struct{}
+	want int64
 }
 
 func newBenchWebhook(tb testing.TB, signal bool) *benchWebhook {
@@ -56,8 +59,11 @@ func (h *benchWebhook) serve(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(map[string]string{"validationResponse": v[0].Data.ValidationCode})
 		return
 	}
-	h.events.Add(int64(bytes.Count(body, []byte(`"eventType"`))))
+	n := int64(bytes.Count(body, []byte(`"eventType"`)))
 	w.WriteHeader(http.StatusOK)
+	if total := h.events.Add(n); h.done != nil && total >= h.want && total-n < h.want {
+		close(h.done)
+	}
 	if h.got != nil {
 		h.got <- at
 	}
@@ -327,4 +333,60 @@ func heapAfterGC() uint64 {
 	runtime.GC()
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// Event Grid's default batch size, 1 (maxEventsPerBatch 1): one subscription
+// fed 1,000-event publish requests delivers one event per POST, against a
+// bare net/http client posting the same one-event bodies from as many
+// goroutines as the engine keeps in flight per route (16), in the same run.
+// Target: ratio ≥ 0.5.
+func BenchmarkEventGridThroughputBatch1(b *testing.B) {
+	const perRequest, inFlight = 1000, 16
+	requests := max(1, b.N/perRequest)
+	total := int64(requests * perRequest)
+	bodies := make([][]byte, requests)
+	for i := range bodies {
+		bodies[i] = benchEvents(i*perRequest, perRequest)
+	}
+	emu := testkit.Start(b, testkit.WithOptions(func(o *emulator.Options) { o.Clock = "real"; o.JournalCap = 10_000 }))
+	hook := newBenchWebhook(b, false)
+	hook.done, hook.want = make(chan struct{}), total
+	topic := newBenchTopic(b, emu, hook.srv.URL, 1)
+
+	b.ResetTimer()
+	start := time.Now()
+	for _, body := range bodies {
+		topic.publish(b, body)
+	}
+	<-hook.done
+	emuElapsed := time.Since(start)
+
+	bare := newBenchWebhook(b, false)
+	bare.done, bare.want = make(chan struct{}), total
+	bareClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: inFlight}}
+	one := benchEvents(0, 1)
+	var next atomic.Int64
+	start = time.Now()
+	for range inFlight {
+		go func() {
+			for next.Add(1) <= total {
+				resp, err := bareClient.Post(bare.srv.URL, "application/json", bytes.NewReader(one))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+	}
+	<-bare.done
+	bareElapsed := time.Since(start)
+	b.StopTimer()
+
+	emuRate := float64(total) / emuElapsed.Seconds()
+	bareRate := float64(total) / bareElapsed.Seconds()
+	b.ReportMetric(emuRate, "events/s")
+	b.ReportMetric(bareRate, "bare-events/s")
+	b.ReportMetric(emuRate/bareRate, "ratio")
 }

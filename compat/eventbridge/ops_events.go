@@ -63,8 +63,17 @@ func (s *Service) putEvents(c *call) (any, error) {
 
 	now := s.clock.Now()
 	out := putEventsOutput{Entries: make([]putEventsResultEntry, len(in.Entries))}
-	var deliveries []delivery
-	s.mu.Lock()
+	// Checking entries and encoding events needs no service state, so it
+	// happens outside the service lock: concurrent PutEvents calls hold it
+	// only to find their buses and to match rules.
+	type accepted struct {
+		env  envelope
+		t    *tenant
+		name string
+		b    *bus // nil: no such bus
+		ev   *event
+	}
+	entries := make([]*accepted, len(in.Entries))
 	for i, e := range in.Entries {
 		env, code, msg := entryEnvelope(e)
 		if code != "" {
@@ -74,29 +83,52 @@ func (s *Service) putEvents(c *call) (any, error) {
 		}
 		env.ID = uuid.NewString()
 		out.Entries[i] = putEventsResultEntry{EventId: ptr(env.ID)}
-		t, name := s.busRefLocked(c, e.EventBusName)
-		b, ok := t.buses[name]
-		if !ok {
+		entries[i] = &accepted{env: env}
+	}
+	s.mu.Lock()
+	for i, a := range entries {
+		if a != nil {
+			a.t, a.name = s.busRefLocked(c, in.Entries[i].EventBusName)
+			a.b = a.t.buses[a.name]
+		}
+	}
+	s.mu.Unlock()
+	for _, a := range entries {
+		if a == nil || a.b == nil {
+			continue
+		}
+		// A tenant's key and a bus's ARN never change once made.
+		a.env.Account, a.env.Region = a.t.key.account, a.t.key.region
+		if a.env.Time.IsZero() {
+			a.env.Time = now
+		}
+		a.ev = newEvent(a.env, now, []string{a.b.arn})
+	}
+	var deliveries []delivery
+	s.mu.Lock()
+	for i, a := range entries {
+		if a == nil {
+			continue
+		}
+		if a.b == nil || a.t.buses[a.name] != a.b {
 			// AWS accepts an event for a bus that does not exist and drops
-			// it; GridBridge says so in the journal (D-DROP).
+			// it; GridBridge says so in the journal (D-DROP). A bus deleted
+			// since it was looked up counts as never there.
 			s.engine.Journal().Append(engine.Entry{
-				Time: now, Kind: engine.KindDrop, EventIDs: []string{env.ID}, Outcome: "EventBusNotFound",
-				Labels:  map[string]string{"cloud": "eventbridge", "bus": name},
-				Message: fmt.Sprintf("event bus %s does not exist in account %s, region %s", name, t.key.account, t.key.region),
+				Time: now, Kind: engine.KindDrop, EventIDs: []string{a.env.ID}, Outcome: "EventBusNotFound",
+				Labels:  map[string]string{"cloud": "eventbridge", "bus": a.name},
+				Message: fmt.Sprintf("event bus %s does not exist in account %s, region %s", a.name, a.t.key.account, a.t.key.region),
 			})
 			continue
 		}
-		if t.key.account != c.caller.Account && !b.allowsPutEvents(c.caller.Account) {
-			code, msg := accessDenied(c.caller.Account, b.arn)
+		if a.t.key.account != c.caller.Account && !a.b.allowsPutEvents(c.caller.Account) {
+			// Cross-account PutEvents needs the bus's resource policy.
+			code, msg := accessDenied(c.caller.Account, a.b.arn)
 			out.Entries[i] = putEventsResultEntry{ErrorCode: ptr(code), ErrorMessage: ptr(msg)}
 			out.FailedEntryCount++
 			continue
 		}
-		env.Account, env.Region = t.key.account, t.key.region
-		if env.Time.IsZero() {
-			env.Time = now
-		}
-		deliveries = append(deliveries, s.acceptLocked(t, b, newEvent(env, now, []string{b.arn}))...)
+		deliveries = append(deliveries, s.acceptLocked(a.t, a.b, a.ev)...)
 	}
 	s.mu.Unlock()
 	s.enqueue(deliveries)

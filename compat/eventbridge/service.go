@@ -2,8 +2,8 @@ package eventbridge
 
 import (
 	"context"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -40,7 +40,7 @@ type Service struct {
 	sqs    engine.Sink
 	memSQS MemoryQueues
 	http   *http.Client
-	jitter func() float64
+	jitter *engine.Jitter // nil: off
 	ops    map[string]operation
 
 	mu      sync.Mutex
@@ -77,13 +77,7 @@ func New(cfg Config) *Service {
 		s.http = http.DefaultClient
 	}
 	if cfg.Jitter {
-		var mu sync.Mutex
-		rng := rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15))
-		s.jitter = func() float64 {
-			mu.Lock()
-			defer mu.Unlock()
-			return rng.Float64()
-		}
+		s.jitter = retry.NewJitter(uint64(cfg.Seed))
 	}
 	return s
 }

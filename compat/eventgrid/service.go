@@ -26,8 +26,8 @@ type Service struct {
 	store   *resource.Store
 	arm     *arm.Table
 	publish *publish.Handler
-	client  *http.Client // deliveries and handshakes; never follows redirects
-	jitter  *jitter
+	client  *http.Client   // deliveries and handshakes; never follows redirects
+	jitter  *engine.Jitter // nil: off
 	queues  *storageQueues // Storage Queue destinations' services
 	storage *storageEvents // blob events of system topics' accounts
 
@@ -47,7 +47,7 @@ func New(cfg Config) *Service {
 		journal: cfg.Engine.Journal(),
 		store:   resource.NewStore(),
 		client:  webhook.NoRedirects(cfg.HTTPClient),
-		jitter:  newJitter(cfg.Jitter, cfg.Seed),
+		jitter:  standardJitter(cfg.Jitter, cfg.Seed),
 		queues:  newStorageQueues(cfg.AzureStorage),
 		storage: newStorageEvents(cfg.AzureStorage),
 		timers:  make(map[string]engine.Timer),

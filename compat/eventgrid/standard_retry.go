@@ -2,9 +2,9 @@ package eventgrid
 
 import (
 	"math/rand/v2"
-	"sync"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -14,31 +14,15 @@ const (
 	ReasonTimeToLive          = "TimeToLiveExceeded"
 )
 
-// StandardRetryDelay is the EG-8 back-off after the n-th failed attempt
-// (n ≥ 1): 10 s, 30 s, 1 min, 5 min, 10 min, 30 min, 1 h, 3 h, 6 h, then
-// every 12 h.
-func StandardRetryDelay(n int) time.Duration {
-	steps := [...]time.Duration{
-		10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute, 10 * time.Minute,
-		30 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour,
-	}
-	if n < 1 {
-		n = 1
-	}
-	if n > len(steps) {
-		return 12 * time.Hour
-	}
-	return steps[n-1]
-}
-
 // standardRetry is GridBridge's first Event Grid retry policy: every
-// failure is retried on the EG-8 schedule until maxDeliveryAttempts
-// (EG-11) or the event's time to live (EG-12) runs out, whichever comes
-// first (EG-13); TTL is checked only when a retry comes due (EG-14).
+// failure is retried on the EG-8 schedule (retry.StandardDelay) until
+// maxDeliveryAttempts (EG-11) or the event's time to live (EG-12) runs out,
+// whichever comes first (EG-13); TTL is checked only when a retry comes due
+// (EG-14).
 type standardRetry struct {
 	maxAttempts int
 	ttl         time.Duration
-	jitter      *jitter
+	jitter      *engine.Jitter
 }
 
 // AfterFailure implements engine.RetryPolicy.
@@ -46,7 +30,11 @@ func (p *standardRetry) AfterFailure(b *engine.Batch, _ engine.Outcome, _ time.T
 	if b.Attempts >= p.maxAttempts {
 		return engine.Decision{Action: engine.GiveUpDeadLetter, Reason: ReasonMaxDeliveryAttempts}
 	}
-	return engine.Decision{Action: engine.Retry, After: p.jitter.add(StandardRetryDelay(b.Attempts))}
+	key := ""
+	if len(b.Items) > 0 {
+		key = b.Items[0].ID
+	}
+	return engine.Decision{Action: engine.Retry, After: p.jitter.Apply(retry.StandardDelay(b.Attempts), key, b.Attempts)}
 }
 
 // BeforeRetry implements engine.RetryPolicy.
@@ -57,30 +45,16 @@ func (p *standardRetry) BeforeRetry(b *engine.Batch, now time.Time) engine.Decis
 	return engine.Decision{Action: engine.Proceed}
 }
 
-// jitter adds up to a tenth of each retry step (EG-9: "a small random
-// jitter"; the size is GridBridge's choice, UNCONFIRMED). It only ever
-// delays, so a step never comes earlier than the schedule. A nil or
-// disabled jitter adds nothing.
-type jitter struct {
-	mu  sync.Mutex
-	rng *rand.Rand
-}
-
-func newJitter(on bool, seed int64) *jitter {
+// standardJitter adds up to a tenth of each retry step (EG-9: "a small
+// random jitter"; the size is GridBridge's choice, UNCONFIRMED). It only
+// ever delays, so a step never comes earlier than the schedule. Off, it is
+// nil and adds nothing; seed 0 picks a random seed.
+func standardJitter(on bool, seed int64) *engine.Jitter {
 	if !on {
 		return nil
 	}
 	if seed == 0 {
 		seed = rand.Int64()
 	}
-	return &jitter{rng: rand.New(rand.NewPCG(uint64(seed), uint64(seed)^0x9e3779b97f4a7c15))}
-}
-
-func (j *jitter) add(d time.Duration) time.Duration {
-	if j == nil || d <= 0 {
-		return d
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return d + time.Duration(j.rng.Int64N(int64(d)/10+1))
+	return &engine.Jitter{Seed: uint64(seed), Above: 0.1}
 }

@@ -3,8 +3,6 @@ package scheduler
 import (
 	"fmt"
 	"hash/fnv"
-	"math/rand/v2"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -150,7 +148,7 @@ func (s *Service) routeLocked(sc *sched, key tenantKey) *engine.Route {
 	}
 	inner := retry.New(&sc.set.retry.maxAttempts, &sc.set.retry.maxAgeSeconds)
 	if s.jitter {
-		inner.Jitter = s.jitterFor(sc)
+		inner.Jitter = retry.NewJitter(uint64(s.seed))
 	}
 	r := &engine.Route{
 		ID: sc.routeID, Labels: s.labels(sc), Destination: d, Retry: policy{inner},
@@ -165,16 +163,3 @@ func (s *Service) routeLocked(sc *sched, key tenantKey) *engine.Route {
 	return r
 }
 
-// jitterFor is a seeded jitter source of the schedule's own, so schedules
-// share no mutable state.
-func (s *Service) jitterFor(sc *sched) func() float64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(sc.routeID))
-	var mu sync.Mutex
-	rng := rand.New(rand.NewPCG(uint64(s.seed), h.Sum64()))
-	return func() float64 {
-		mu.Lock()
-		defer mu.Unlock()
-		return rng.Float64()
-	}
-}

@@ -9,7 +9,8 @@
 // of 8 minutes: 1 s, 2 s, 4 s, ... 256 s, then 480 s for every later retry.
 // With the defaults (185 retries, 86,400 s) the 185th retry falls at about
 // 23 h 36 min, so the two default limits meet at roughly the day AWS quotes.
-// With jitter on, each wait is drawn uniformly from [wait/2, wait).
+// With jitter on, each wait is drawn uniformly from [wait/2, wait), by
+// engine.Jitter: the same event gets the same waits on every run with a seed.
 //
 // An event is given up when the retries are used up (MaximumRetryAttempts)
 // or when its age reaches MaximumEventAgeInSeconds: a retry that would fall

@@ -45,8 +45,8 @@ type Hint struct {
 type Policy struct {
 	MaxRetries int
 	MaxAge     time.Duration
-	// Jitter, when set, returns a number in [0, 1) to spread each wait.
-	Jitter func() float64
+	// Jitter, when set, spreads each wait (see NewJitter).
+	Jitter *engine.Jitter
 	// Hint, when set, returns the destination's hint for the batch's last
 	// attempt, if it left one.
 	Hint func(b *engine.Batch) (Hint, bool)
@@ -69,13 +69,13 @@ func New(maxRetries, maxAgeSeconds *int32) *Policy {
 
 // Wait is the back-off before retry n (n ≥ 1), without jitter.
 func Wait(n int) time.Duration {
-	if n < 1 {
-		n = 1
-	}
-	if n > 10 {
-		return maxWait
-	}
-	return min(firstWait<<(n-1), maxWait)
+	return engine.Exponential(firstWait, maxWait, n)
+}
+
+// NewJitter is EventBridge's jitter for seed: each wait is drawn from
+// [wait/2, wait) (package documentation), reproducibly per event and retry.
+func NewJitter(seed uint64) *engine.Jitter {
+	return &engine.Jitter{Seed: seed, Below: 0.5}
 }
 
 // AfterFailure implements engine.RetryPolicy.
@@ -95,7 +95,7 @@ func (p *Policy) AfterFailure(b *engine.Batch, o engine.Outcome, now time.Time) 
 	if retriesMade >= p.MaxRetries {
 		return giveUp(ReasonMaximumRetryAttempts)
 	}
-	wait := p.jittered(Wait(retriesMade + 1))
+	wait := p.jittered(b, Wait(retriesMade+1), retriesMade+1)
 	if hinted && hint.HasAfter && hint.After > wait {
 		wait = hint.After
 	}
@@ -116,11 +116,11 @@ func (p *Policy) BeforeRetry(b *engine.Batch, now time.Time) engine.Decision {
 	return engine.Decision{Action: engine.Proceed}
 }
 
-func (p *Policy) jittered(d time.Duration) time.Duration {
-	if p.Jitter == nil {
+func (p *Policy) jittered(b *engine.Batch, d time.Duration, n int) time.Duration {
+	if p.Jitter == nil || len(b.Items) == 0 {
 		return d
 	}
-	return d/2 + time.Duration(p.Jitter()*float64(d/2))
+	return p.Jitter.Apply(d, b.Items[0].ID, n)
 }
 
 func giveUp(reason string) engine.Decision {

@@ -55,9 +55,13 @@ func TestPolicyDecisions(t *testing.T) {
 		t.Errorf("age reached: %+v", d)
 	}
 	jit := New(nil, nil)
-	jit.Jitter = func() float64 { return 0.5 }
-	if d := jit.AfterFailure(batch(t0, 4), fail, t0); d.After != 6*time.Second {
-		t.Errorf("jittered wait for retry 4 (8 s) = %s, want 6s", d.After)
+	jit.Jitter = NewJitter(42)
+	if d := jit.Jitter.Spread(8*time.Second, 0.5); d != 6*time.Second {
+		t.Errorf("jittered wait for retry 4 (8 s) at the middle draw = %s, want 6s", d)
+	}
+	d := jit.AfterFailure(batch(t0, 4), fail, t0)
+	if d.After < 4*time.Second || d.After >= 8*time.Second || d.After != jit.AfterFailure(batch(t0, 4), fail, t0).After {
+		t.Errorf("jittered wait for retry 4 (8 s) = %s, want a repeatable draw in [4s, 8s)", d.After)
 	}
 }
 

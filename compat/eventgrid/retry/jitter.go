@@ -1,6 +1,10 @@
 package retry
 
-import "time"
+import (
+	"time"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
 
 // EG-9: Event Grid adds a small random delay to every retry step.
 //
@@ -16,42 +20,14 @@ import "time"
 // defaults the 11th attempt lands at 22h46m40s (≤ 23h55m jittered), inside
 // 24 hours.
 //
-// Why a seed and not a shared *rand.Rand: attempts of different events fail
-// concurrently, so the order in which they would draw from one random stream
-// depends on goroutine scheduling, and a seeded stream would still give
-// different times from run to run. The jitter is instead a hash of the seed,
-// the batch's first event id and the attempt number: the same event gets the
-// same retry times on every run, whatever runs beside it, and the policy
-// needs no lock or state for it.
+// The draw is engine.Jitter's: a hash of the seed, the batch's first event
+// id and the attempt number, so the same event gets the same retry times on
+// every run, whatever runs beside it.
+const jitterShare = 0.05
 
-const jitterDivisor = 20 // 1/20 = 5 % of the wait
-
-func jitter(seed uint64, eventID string, attempt int, wait time.Duration) time.Duration {
-	maxMillis := int64(wait / jitterDivisor / time.Millisecond)
-	if maxMillis <= 0 {
-		return 0
-	}
-	h := mix(fnv1a(eventID) ^ mix(seed) ^ mix(uint64(attempt)+0x9e3779b97f4a7c15))
-	return time.Duration(h%uint64(maxMillis+1)) * time.Millisecond
-}
-
-// fnv1a hashes an event id (64-bit FNV-1a).
-func fnv1a(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
-
-// mix is splitmix64's finaliser: it spreads every input bit over the output,
-// so neighbouring attempt numbers and seeds give unrelated jitters.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
+// jittered is wait plus EG-9's jitter for attempt n of the batch whose first
+// event is eventID.
+func jittered(seed uint64, eventID string, n int, wait time.Duration) time.Duration {
+	j := engine.Jitter{Seed: seed, Above: jitterShare}
+	return j.Apply(wait, eventID, n)
 }

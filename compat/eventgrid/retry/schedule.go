@@ -5,10 +5,11 @@ import (
 	"time"
 )
 
-// standardStep is EG-8's back-off, measured from the failed attempt: the
+// StandardDelay is EG-8's back-off, measured from the failed attempt: the
 // wait after the n-th failed attempt (n ≥ 1) is 10 s, 30 s, 1 min, 5 min,
-// 10 min, 30 min, 1 h, 3 h, 6 h, then 12 h for every later one.
-func standardStep(failedAttempts int) time.Duration {
+// 10 min, 30 min, 1 h, 3 h, 6 h, then 12 h for every later one. It is the
+// face's one copy of the schedule.
+func StandardDelay(failedAttempts int) time.Duration {
 	switch failedAttempts {
 	case 1:
 		return 10 * time.Second

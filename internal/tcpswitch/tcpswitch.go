@@ -1,4 +1,6 @@
-package e2e
+// Package tcpswitch is a TCP proxy a test can switch off and on, to take a
+// real service (Azurite) down mid-test and bring it back.
+package tcpswitch
 
 import (
 	"io"
@@ -8,10 +10,9 @@ import (
 	"testing"
 )
 
-// switchProxy forwards TCP connections to a real service until it is taken
+// Proxy forwards TCP connections to a real service until it is taken
 // down: then it drops every connection, as an unreachable service would.
-// Tests use it to take Azurite down and bring it back mid-test.
-type switchProxy struct {
+type Proxy struct {
 	ln     net.Listener
 	target string
 	down   atomic.Bool
@@ -19,29 +20,32 @@ type switchProxy struct {
 	open   []net.Conn
 }
 
-func newSwitchProxy(t *testing.T, target string) *switchProxy {
+// New listens on a free loopback port and forwards to target until the
+// test ends.
+func New(t testing.TB, target string) *Proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &switchProxy{ln: ln, target: target}
+	p := &Proxy{ln: ln, target: target}
 	t.Cleanup(func() { ln.Close(); p.closeAll() })
 	go p.serve()
 	return p
 }
 
-func (p *switchProxy) Addr() string { return p.ln.Addr().String() }
+// Addr is the proxy's host:port.
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
 
 // SetDown takes the service down (true) or brings it back (false).
-func (p *switchProxy) SetDown(down bool) {
+func (p *Proxy) SetDown(down bool) {
 	p.down.Store(down)
 	if down {
 		p.closeAll()
 	}
 }
 
-func (p *switchProxy) closeAll() {
+func (p *Proxy) closeAll() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.open {
@@ -50,7 +54,7 @@ func (p *switchProxy) closeAll() {
 	p.open = nil
 }
 
-func (p *switchProxy) serve() {
+func (p *Proxy) serve() {
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
