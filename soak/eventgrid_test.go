@@ -12,8 +12,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/emulator"
-	"github.com/gridbridge/gridbridge/emulator/sinks/azblobsink"
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/internal/tcpswitch"
 	"github.com/gridbridge/gridbridge/internal/testenv"

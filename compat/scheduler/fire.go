@@ -162,4 +162,3 @@ func (s *Service) routeLocked(sc *sched, key tenantKey) *engine.Route {
 	}
 	return r
 }
-
