@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/entra"
+	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
@@ -216,7 +217,7 @@ func (s *Server) Handler() http.Handler {
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.entra.Guard(s.router, s.opts.StrictAuth, tokenPlane))))
+	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.entra.Guard(s.router, s.opts.StrictAuth, eventgrid.TokenPlane))))
 }
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000".
@@ -292,8 +293,8 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 }
 
 func notFound(w http.ResponseWriter, r *http.Request) {
-	if isAWSJSON(r) {
-		unknownAWSOperation(w, r)
+	if eventbridge.IsAWSJSON(r) {
+		eventbridge.UnknownOperation(w, r)
 		return
 	}
 	writeJSON(w, http.StatusNotFound, map[string]any{
@@ -307,8 +308,8 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 // methodNotAllowed answers a path served only for other methods; an AWS JSON
 // request gets AWS's shape there too.
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	if isAWSJSON(r) {
-		unknownAWSOperation(w, r)
+	if eventbridge.IsAWSJSON(r) {
+		eventbridge.UnknownOperation(w, r)
 		return
 	}
 	writeJSON(w, http.StatusMethodNotAllowed, map[string]any{

@@ -1,4 +1,4 @@
-package emulator
+package eventbridge
 
 import (
 	"mime"
@@ -10,11 +10,12 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 )
 
-// isAWSJSON reports whether r is an AWS JSON protocol request: it names an
+// IsAWSJSON reports whether r is an AWS JSON protocol request: it names an
 // operation in X-Amz-Target, or is a POST of application/x-amz-json-1.0 or
 // 1.1. Each AWS service registers its own X-Amz-Target prefix on the router;
-// a request none of them took ends here, whatever its prefix.
-func isAWSJSON(r *http.Request) bool {
+// the emulator sends a request none of them took here, whatever its
+// prefix, so it gets AWS's error shape rather than another cloud's.
+func IsAWSJSON(r *http.Request) bool {
 	if r.Header.Get("X-Amz-Target") != "" {
 		return true
 	}
@@ -25,9 +26,9 @@ func isAWSJSON(r *http.Request) bool {
 	return err == nil && strings.HasPrefix(mt, "application/x-amz-json-")
 }
 
-// unknownAWSOperation answers in AWS's JSON error shape, as AWS does for a
+// UnknownOperation answers in AWS's JSON error shape, as AWS does for a
 // target it does not know (400 UnknownOperationException).
-func unknownAWSOperation(w http.ResponseWriter, r *http.Request) {
+func UnknownOperation(w http.ResponseWriter, r *http.Request) {
 	target := r.Header.Get("X-Amz-Target")
 	msg := "The request names no operation: AWS JSON requests need an X-Amz-Target header (for example AWSEvents.PutEvents)."
 	if target != "" {

@@ -1,4 +1,4 @@
-package emulator
+package eventgrid
 
 import (
 	"net/http/httptest"
@@ -13,6 +13,7 @@ func TestTokenPlaneByPath(t *testing.T) {
 		"/tenants":                                       "Azure Resource Manager",
 		"/providers/Microsoft.EventGrid/operations":      "Azure Resource Manager",
 		"/topics/orders/api/events":                      "Event Grid",
+		"/domains/shop/api/events":                       "Event Grid",
 		"/eventgrid/namespaces/ns/topics/orders:publish": "Event Grid",
 		"/_emulator/health":                              "",
 		"/adfs/oauth2/token":                             "",
@@ -21,7 +22,7 @@ func TestTokenPlaneByPath(t *testing.T) {
 	}
 	for path, want := range cases {
 		got := ""
-		if p := tokenPlane(httptest.NewRequest("GET", path, nil)); p != nil {
+		if p := TokenPlane(httptest.NewRequest("GET", path, nil)); p != nil {
 			got = p.Name
 		}
 		if got != want {
