@@ -327,6 +327,12 @@ func (s *Server) handleFaultAdd(w http.ResponseWriter, r *http.Request) {
 		inspectError(w, http.StatusBadRequest, `"count" must be 0 (forever) or more`)
 		return
 	}
+	// The status is recorded as the attempt's HTTP status and classified by
+	// the cloud's rules, so it must be one an endpoint could answer.
+	if f.Status != 0 && (f.Status < 100 || f.Status > 599) {
+		inspectError(w, http.StatusBadRequest, `"status" must be an HTTP status from 100 to 599 (or left out with an "outcome"); got %d`, f.Status)
+		return
+	}
 	writeJSON(w, http.StatusCreated, s.engine.Faults().Add(f))
 }
 

@@ -101,6 +101,12 @@ func TestInspectionAPIRejectsBadInput(t *testing.T) {
 		{"POST", "/_emulator/clock/advance", `not json`, 400},
 		{"POST", "/_emulator/clock/advance", `{}`, 400},
 		{"POST", "/_emulator/faults", `{"count":1}`, 400},
+		// A fault's status is an HTTP status: 999, 42 or -1 would be recorded as
+		// the status of attempts no endpoint could have answered.
+		{"POST", "/_emulator/faults", `{"status":999}`, 400},
+		{"POST", "/_emulator/faults", `{"status":42}`, 400},
+		{"POST", "/_emulator/faults", `{"status":-1,"outcome":"Busy"}`, 400},
+		{"POST", "/_emulator/faults", `{"status":503}`, 201},
 		{"GET", "/_emulator/deliveries?after=x", ``, 400},
 		{"GET", "/_emulator/nothing", ``, 404},
 		{"GET", "/_emulator/health", ``, 200},

@@ -1,6 +1,7 @@
 package scheduler_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -34,6 +35,42 @@ func TestGarbageGetsClientErrors(t *testing.T) {
 			if resp.StatusCode >= 400 && resp.Header.Get("X-Amzn-ErrorType") == "" {
 				t.Errorf("%s %s %q: HTTP %d without X-Amzn-ErrorType", p.method, p.path, body, resp.StatusCode)
 			}
+		}
+	}
+}
+
+// A member of the wrong JSON type is named in the error, in the API's words:
+// encoding/json's own text ("cannot unmarshal number 1e300 into Go struct
+// field scheduleInput.StartDate of type awsjson.Timestamp") names the
+// emulator's Go types instead.
+func TestWrongMemberTypesNameTheMember(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cases := []struct{ body, member string }{
+		{`{"ScheduleExpression":5}`, "ScheduleExpression"},
+		{`{"StartDate":1e300}`, "StartDate"},
+		{`{"StartDate":"tomorrow"}`, "StartDate"},
+		{`{"Target":{"RetryPolicy":{"MaximumRetryAttempts":"many"}}}`, "Target.RetryPolicy.MaximumRetryAttempts"},
+		{`{"FlexibleTimeWindow":[]}`, "FlexibleTimeWindow"},
+	}
+	for _, c := range cases {
+		resp, err := h.server.Client().Post(h.server.URL+"/schedules/x", "application/json", strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		msg := string(b)
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("X-Amzn-ErrorType") != "ValidationException" {
+			t.Errorf("%s: HTTP %d %s %s, want 400 ValidationException", c.body, resp.StatusCode, resp.Header.Get("X-Amzn-ErrorType"), msg)
+		}
+		for _, goWord := range []string{"Go ", "struct", "scheduleInput", "awsjson", "unmarshal"} {
+			if strings.Contains(msg, goWord) {
+				t.Errorf("%s: message %s shows the emulator's Go types (%q)", c.body, msg, goWord)
+			}
+		}
+		if !strings.Contains(msg, c.member) {
+			t.Errorf("%s: message %s does not name %s", c.body, msg, c.member)
 		}
 	}
 }

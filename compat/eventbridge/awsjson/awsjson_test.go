@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -86,5 +87,23 @@ func TestViolations(t *testing.T) {
 	want := `2 validation errors detected: Value 'x!' at 'name' failed to satisfy constraint: Member must satisfy regular expression pattern: [\.\-_A-Za-z0-9]+; Value null at 'rule' failed to satisfy constraint: Member must not be null`
 	if err := v.Err(); err == nil || err.(*Error).Message != want || err.(*Error).Code != CodeValidation {
 		t.Fatalf("%v", err)
+	}
+}
+
+// A timestamp member given as a string or an out-of-range number is named
+// as a timestamp, not as the Go struct that holds it.
+func TestTimestampMemberOfWrongType(t *testing.T) {
+	t.Parallel()
+	var in struct {
+		Entries []struct{ Time *Timestamp }
+	}
+	for _, body := range []string{`{"Entries":[{"Time":"tomorrow"}]}`, `{"Entries":[{"Time":1e300}]}`, `{"Entries":[{"Time":{}}]}`} {
+		err := Decode([]byte(body), &in)
+		if err == nil || err.Error() == "" {
+			t.Fatalf("%s: no error", body)
+		}
+		if got, want := err.Error(), "The value of member Entries.Time is not of type timestamp."; !strings.Contains(got, want) {
+			t.Errorf("%s: got %q, want it to contain %q", body, got, want)
+		}
 	}
 }

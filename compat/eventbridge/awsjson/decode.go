@@ -22,7 +22,11 @@ func Decode(body []byte, v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return NewError(CodeSerialization, fmt.Sprintf("The value of member %s is not of type %s.", typeErr.Field, jsonKind(typeErr.Type.Kind().String())))
+			kind := jsonKind(typeErr.Type.Kind().String())
+			if IsTimestamp(typeErr.Type) {
+				kind = "timestamp"
+			}
+			return NewError(CodeSerialization, fmt.Sprintf("The value of member %s is not of type %s.", typeErr.Field, kind))
 		}
 		return NewError(CodeSerialization, "The request body is not valid JSON: "+err.Error())
 	}

@@ -40,6 +40,11 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(b, []byte("null")) {
 		return nil
 	}
+	if len(b) > 0 && b[0] != '-' && (b[0] < '0' || b[0] > '9') {
+		// A string, object, array or boolean: a type error, which
+		// encoding/json then attributes to the member.
+		return &json.UnmarshalTypeError{Value: jsonValueKind(b[0]), Type: timeType}
+	}
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err != nil {
 		return err
@@ -52,3 +57,22 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	t.Time = time.Unix(int64(whole), int64(math.Round(frac*1e3))*int64(time.Millisecond)).UTC()
 	return nil
 }
+
+// jsonValueKind names the kind of JSON value that starts with c.
+func jsonValueKind(c byte) string {
+	switch c {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	}
+	return "value"
+}
+
+// IsTimestamp reports whether t is Timestamp, so that error messages can say
+// "timestamp" where the Go kind says struct.
+func IsTimestamp(t reflect.Type) bool { return t == timeType }
