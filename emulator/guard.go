@@ -17,6 +17,14 @@ import (
 // and a JSON content type on every mutating /_emulator/ call (a page can only
 // send one cross-site after a CORS preflight, which the emulator never
 // answers). The same approach as webpack-dev-server's and Vite's allowedHosts.
+//
+// The cloud APIs cannot demand a content type (ARM's listKeys has no body,
+// Scheduler's and ARM's POSTs are JSON in whatever type a client says), so a
+// third check covers them: a state-changing request that a browser made
+// from another origin carries an Origin header, which SDKs and the CLI never
+// send; it is refused unless the origin is the emulator itself or an
+// --allowed-host. That stops a page on any site, or on another local port,
+// from creating schedules or regenerating keys with a "simple" request.
 
 // hostAllowList says which Host headers the emulator answers.
 type hostAllowList struct {
@@ -97,6 +105,13 @@ func guard(hosts hostAllowList, next http.Handler) http.Handler {
 					"add this host with --allowed-host (GRIDBRIDGE_ALLOWED_HOST).", r.Host))
 			return
 		}
+		if origin := r.Header.Get("Origin"); changesState(r) && origin != "" && !hosts.allowsOrigin(origin, r.Host) {
+			writeGuardError(w, http.StatusForbidden, "CrossOriginRequestRefused", fmt.Sprintf(
+				"%s %s came from the web page at %q, another origin than this emulator (a protection against cross-site requests). "+
+					"Add the page's host with --allowed-host (GRIDBRIDGE_ALLOWED_HOST) to let it drive the emulator.",
+				r.Method, r.URL.Path, origin))
+			return
+		}
 		if mutatingInspection(r) && !isJSON(r.Header.Get("Content-Type")) {
 			writeGuardError(w, http.StatusUnsupportedMediaType, "UnsupportedMediaType", fmt.Sprintf(
 				"%s %s needs Content-Type: application/json (a protection against cross-site requests); got %q.",
@@ -107,17 +122,47 @@ func guard(hosts hostAllowList, next http.Handler) http.Handler {
 	})
 }
 
-// mutatingInspection reports whether r may change the emulator's state
-// through the inspection API.
-func mutatingInspection(r *http.Request) bool {
-	if !strings.HasPrefix(r.URL.Path, "/_emulator/") {
-		return false
-	}
+// changesState reports whether r's method may change the emulator's state.
+func changesState(r *http.Request) bool {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return false
 	}
 	return true
+}
+
+// mutatingInspection reports whether r may change the emulator's state
+// through the inspection API.
+func mutatingInspection(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/_emulator/") && changesState(r)
+}
+
+// allowsOrigin reports whether a browser page at origin may change state:
+// when it is this emulator's own origin (the dashboard: same host and port
+// as the request's Host), or its host was allowed by name with
+// --allowed-host. IP literals and localhost are not enough here, since any
+// local server's page has such an origin.
+func (l hostAllowList) allowsOrigin(origin, hostHeader string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false // "null" (a sandboxed frame, a file:// page) or garbage
+	}
+	if strings.EqualFold(u.Host, hostHeader) {
+		return true
+	}
+	if l.any {
+		return true
+	}
+	host := normalizeHost(u.Hostname())
+	if l.exact[host] {
+		return true
+	}
+	for _, d := range l.domains {
+		if host == d[1:] || strings.HasSuffix(host, d) {
+			return true
+		}
+	}
+	return false
 }
 
 func isJSON(contentType string) bool {

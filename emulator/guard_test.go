@@ -104,3 +104,26 @@ type discardWriter struct{ h http.Header }
 func (d *discardWriter) Header() http.Header         { return d.h }
 func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (d *discardWriter) WriteHeader(int)             {}
+
+func TestOriginsThatMayChangeState(t *testing.T) {
+	t.Parallel()
+	l := newHostAllowList(Options{AllowedHosts: []string{"app.test", ".dev.test"}})
+	for _, c := range []struct {
+		origin, host string
+		want         bool
+	}{
+		{"http://127.0.0.1:4080", "127.0.0.1:4080", true}, // the dashboard, same origin
+		{"https://LOCALHOST:4443", "localhost:4443", true},
+		{"http://app.test:5173", "127.0.0.1:4080", true},
+		{"http://a.dev.test", "127.0.0.1:4080", true},
+		{"http://127.0.0.1:3000", "127.0.0.1:4080", false}, // another local server's page
+		{"http://localhost:4081", "localhost:4080", false},
+		{"http://evil.example", "127.0.0.1:4080", false},
+		{"null", "127.0.0.1:4080", false},
+		{"::", "127.0.0.1:4080", false},
+	} {
+		if got := l.allowsOrigin(c.origin, c.host); got != c.want {
+			t.Errorf("allowsOrigin(%q, Host %q) = %v, want %v", c.origin, c.host, got, c.want)
+		}
+	}
+}

@@ -127,6 +127,49 @@ func TestBinaryRefusesCrossSiteSimplePosts(t *testing.T) {
 	}
 }
 
+// The cloud APIs take bodies without a JSON content type (ARM's listKeys has
+// none), so a page's "simple" POST is refused by its Origin instead: a
+// schedule created or a key regenerated from another site is refused, while
+// SDKs and the CLI (which send no Origin) and the emulator's own pages work.
+func TestBinaryRefusesStateChangesFromOtherOrigins(t *testing.T) {
+	t.Parallel()
+	proc := testbinary.Start(t, "--clock", "virtual", "--allowed-host", "app.test")
+	base := proc.Endpoints["http"]
+	schedule := `{"ScheduleExpression":"rate(1 minute)","FlexibleTimeWindow":{"Mode":"OFF"},` +
+		`"Target":{"Arn":"arn:aws:sqs:us-east-1:000000000000:q","RoleArn":"arn:aws:iam::000000000000:role/x"}}`
+	post := func(name, origin string) (int, string) {
+		req, err := http.NewRequest("POST", base+"/schedules/"+name, strings.NewReader(schedule))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "text/plain")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := insecureClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(data)
+	}
+	for _, origin := range []string{"http://evil.example", "http://127.0.0.1:1", "http://localhost:3000", "null"} {
+		if status, body := post("from-elsewhere", origin); status != http.StatusForbidden || !strings.Contains(body, "--allowed-host") {
+			t.Errorf("POST from %s = %d %s, want 403 naming --allowed-host", origin, status, body)
+		}
+	}
+	if status, _ := send(t, insecureClient(), "GET", base+"/schedules/from-elsewhere", "", "", ""); status != http.StatusNotFound {
+		t.Fatalf("a refused cross-origin POST created the schedule (GET = %d)", status)
+	}
+	own := "http://" + strings.TrimPrefix(base, "http://")
+	for name, origin := range map[string]string{"sdk": "", "own-page": own, "allowed-app": "http://app.test:5173"} {
+		if status, body := post(name, origin); status != http.StatusOK {
+			t.Errorf("POST with Origin %q = %d %s, want 200", origin, status, body)
+		}
+	}
+}
+
 func TestBinaryAnswersAWSShapeForUnknownTargets(t *testing.T) {
 	t.Parallel()
 	proc := testbinary.Start(t)
