@@ -19,6 +19,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
+	"github.com/gridbridge/gridbridge/emulator/ui"
 )
 
 // Server is a running emulator. All state hangs off it: two servers in one
@@ -128,6 +129,7 @@ func newServer(opts Options) (*Server, error) {
 	s.router.SkipClean(true) // ARM scopes and ids must reach handlers untouched
 	inspection := s.router.PathPrefix("/_emulator").Subrouter()
 	s.registerInspection(inspection)
+	ui.Register(inspection, ui.Source{Journal: s.journal, Virtual: s.virtual})
 	faces, err := s.newFaces()
 	if err != nil {
 		return nil, err
