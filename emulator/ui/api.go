@@ -379,4 +379,3 @@ func (a *api) handleChanges(w http.ResponseWriter, r *http.Request) {
 	})
 	engine.WriteInspectionJSON(w, http.StatusOK, map[string]uint64{"lastSeq": a.src.Journal.Stats().Appended})
 }
-
