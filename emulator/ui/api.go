@@ -94,7 +94,7 @@ func (a *api) handleEvents(w http.ResponseWriter, r *http.Request) {
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
 	wantOutcome := r.URL.Query().Get("outcome")
 	events := summarize(a.src.Journal.Query(engine.Filter{}))
-	kept := events[:0]
+	kept := make([]*EventSummary, 0, len(events))
 	for i := len(events) - 1; i >= 0; i-- { // newest first
 		e := events[i]
 		if wantOutcome != "" && e.Outcome != wantOutcome {

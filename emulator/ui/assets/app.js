@@ -1,5 +1,5 @@
 // GridBridge dashboard: a single page over the inspection API. Every view is
-// built with DOM calls (never innerHTML), so event data cannot inject markup;
+// built with DOM calls, never by parsing strings as HTML, so event data cannot inject markup;
 // every mutation sends Content-Type: application/json, as the emulator's
 // guard requires of state changes.
 
