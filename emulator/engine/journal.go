@@ -181,7 +181,18 @@ func (j *Journal) Stats() Stats {
 func (j *Journal) Query(f Filter) []Entry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var out []Entry
+	// Count first: matching is cheap, while growing the answer by appending
+	// copies a full journal's entries many times over.
+	n := 0
+	for i := 0; i < j.n; i++ {
+		if f.Match(&j.entries[(j.start+i)%len(j.entries)]) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Entry, 0, n)
 	for i := 0; i < j.n; i++ {
 		e := &j.entries[(j.start+i)%len(j.entries)]
 		if f.Match(e) {

@@ -462,8 +462,11 @@ async function live() {
       last = r.lastSeq;
       const active = document.activeElement;
       const typing = active && (active.tagName === "INPUT" || active.tagName === "SELECT") && active.closest("form");
-      if (changed && !typing) await render({ keepFocus: active && active.id ? `#${active.id}` : null });
-      else await refreshClock();
+      if (changed && !typing) {
+        await render({ keepFocus: active && active.id ? `#${active.id}` : null });
+        // A busy emulator changes all the time: refresh at most once a second.
+        await new Promise((r) => setTimeout(r, 1000));
+      } else await refreshClock();
     } catch (err) {
       $("#live").textContent = "offline, retrying…";
       await new Promise((r) => setTimeout(r, 2000));
