@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +25,17 @@ import (
 // README's picture is made with it); without it the screenshot goes to the
 // test's temporary directory.
 const ScreenshotVar = "GRIDBRIDGE_UI_SCREENSHOT"
+
+// ViewsVar names a directory the browser test writes a screenshot of every
+// view to, for reviewing the page's look.
+const ViewsVar = "GRIDBRIDGE_UI_VIEWS"
+
+// snapView writes the viewport to $GRIDBRIDGE_UI_VIEWS/name.png when set.
+func (b *browser) snapView(name string) {
+	if dir := os.Getenv(ViewsVar); dir != "" {
+		b.writeScreenshot(filepath.Join(dir, name+".png"))
+	}
+}
 
 // The dashboard, in headless chromium, against the shipped binary: a topic and
 // a subscription made through ARM, an event published with azeventgrid that
@@ -65,11 +77,13 @@ func TestDashboardInBrowser(t *testing.T) {
 			t.Errorf("the resources view does not show %q:\n%s", want, resources)
 		}
 	}
+	b.snapView("resources")
 	checkAccessibility(t, b, "resources")
 
 	// Clock: clicking the button (a real mouse click) moves the emulator's clock.
 	b.eval(`location.hash = "#/clock"`, nil)
 	b.waitFor(`document.body.dataset.ready === "clock" && document.querySelector("#advance-1m")`)
+	b.snapView("clock")
 	checkAccessibility(t, b, "clock", "Advance 10 s", "Advance 1 min", "Advance 24 h")
 	before := emu.Now()
 	b.click("#advance-1m")
@@ -101,6 +115,7 @@ func TestDashboardInBrowser(t *testing.T) {
 			t.Errorf("the events view does not show %q:\n%s", want, events)
 		}
 	}
+	b.snapView("events")
 	checkAccessibility(t, b, "events", "event-search", "order-1")
 	b.click(`a[href="#/events/order-1"]`)
 	b.waitFor(`document.body.dataset.ready === "events/order-1" && document.querySelectorAll("li.k-attempt").length === 2`)
@@ -122,6 +137,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	b.eval(`(() => { document.querySelectorAll("li.k-attempt details").forEach((d) => { d.open = false; });
 		document.activeElement && document.activeElement.blur(); document.querySelector("#status").textContent = "";
 		window.scrollTo(0, 0); })()`, nil)
+	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 640, "deviceScaleFactor": 1, "mobile": false}, nil)
 	b.writeScreenshot(shot)
 	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
 		t.Fatalf("screenshot %s: %v (%d bytes)", shot, err, fi.Size())
@@ -129,9 +145,15 @@ func TestDashboardInBrowser(t *testing.T) {
 	t.Logf("screenshot: %s", shot)
 }
 
+// mainText is the view's text; a view never shows a JavaScript value that
+// was not meant as text ("null", "undefined", "[object Object]").
 func mainText(b *browser) string {
+	b.t.Helper()
 	var s string
 	b.eval(`document.querySelector("main").innerText`, &s)
+	for _, leak := range regexp.MustCompile(`\b(null|undefined|NaN)\b|\[object Object\]`).FindAllString(s, -1) {
+		b.t.Errorf("the view shows %q:\n%s", leak, s)
+	}
 	return s
 }
 

@@ -24,6 +24,12 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+// put appends nodes to parent, leaving out the null of a condition not met
+// (Element.append would show it as the text "null").
+function put(parent, ...nodes) {
+  parent.append(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
+}
+
 async function getJSON(path) {
   const res = await fetch(API + path, { headers: { Accept: "application/json" } });
   const text = await res.text();
@@ -108,9 +114,9 @@ async function viewResources(main) {
     getJSON("/sqs").catch(() => null),
     getJSON("/eventbridge/subscribers").catch(() => null),
   ]);
-  main.append(h("h2", {}, "Resources"));
+  put(main, h("h2", {}, "Resources"));
   const j = metrics.journal || {};
-  main.append(h("ul", { class: "cards", "aria-label": "Journal" },
+  put(main, h("ul", { class: "cards", "aria-label": "Journal" },
     Object.entries(j.counts || {}).sort().map(([k, v]) => h("li", {}, h("b", {}, v), k)),
     h("li", {}, h("b", {}, `${j.held ?? 0} / ${j.capacity ?? 0}`), "journal held"),
     h("li", {}, h("b", {}, j.discarded ?? 0), "discarded")));
@@ -126,14 +132,14 @@ async function viewResources(main) {
     if (!groups.has(parent)) groups.set(parent, []);
     groups.get(parent).push(r);
   }
-  if (routes.length === 0) main.append(h("p", { class: "muted" }, "No routes yet: create a subscription, rule target or subscriber."));
+  if (routes.length === 0) put(main, h("p", { class: "muted" }, "No routes yet: create a subscription, rule target or subscriber."));
   const skip = new Set(["route", "labels", "state", "heldUntil"]);
   for (const [cloud, groups] of clouds) {
-    main.append(h("h3", {}, cloud === "eventgrid" ? "Event Grid" : cloud === "eventbridge" ? "EventBridge" : cloud));
+    put(main, h("h3", {}, cloud === "eventgrid" ? "Event Grid" : cloud === "eventbridge" ? "EventBridge" : cloud));
     for (const [parent, rs] of groups) {
       const numeric = [];
       for (const r of rs) for (const [k, v] of Object.entries(r)) if (!skip.has(k) && !numeric.includes(k) && typeof v !== "object") numeric.push(k);
-      main.append(h("section", { class: "group", "aria-label": parent || cloud },
+      put(main, h("section", { class: "group", "aria-label": parent || cloud },
         parent ? h("h4", {}, parent) : null,
         table(rs, [
           ["route", "route", (r) => h("span", { title: r.route }, routeName(r.labels) || r.route)],
@@ -147,15 +153,15 @@ async function viewResources(main) {
   // emulator) render as they come.
   for (const [k, v] of Object.entries(metrics)) {
     if (k === "journal" || k === "routes") continue;
-    main.append(h("h3", {}, k));
-    main.append(Array.isArray(v) && v.length && typeof v[0] === "object" ? table(v) : h("pre", {}, pretty(v)));
+    put(main, h("h3", {}, k));
+    put(main, Array.isArray(v) && v.length && typeof v[0] === "object" ? table(v) : h("pre", {}, pretty(v)));
   }
   if (subs && subs.subscribers && subs.subscribers.length) {
-    main.append(h("h3", {}, "EventBridge bus-v2 subscribers"), table(subs.subscribers));
+    put(main, h("h3", {}, "EventBridge bus-v2 subscribers"), table(subs.subscribers));
   }
   if (sqs && sqs.queues) {
-    main.append(h("h3", {}, "SQS queues (in-memory)"));
-    main.append(sqs.queues.length ? table(sqs.queues) : h("p", { class: "muted" }, "No messages sent to SQS yet."));
+    put(main, h("h3", {}, "SQS queues (in-memory)"));
+    put(main, sqs.queues.length ? table(sqs.queues) : h("p", { class: "muted" }, "No messages sent to SQS yet."));
   }
 }
 
@@ -184,7 +190,7 @@ async function viewEvents(main) {
   });
   const outcome = h("select", { id: "event-outcome", onchange: (e) => { s.outcome = e.target.value; s.offset = 0; render({ keepFocus: "#event-outcome" }); } },
     ["", "delivered", "retrying", "pending", "held", "dead-lettered", "dropped", "unmatched"].map((o) => h("option", { value: o, selected: o === s.outcome }, o || "any outcome")));
-  main.append(h("h2", {}, "Events"),
+  put(main, h("h2", {}, "Events"),
     h("div", { class: "toolbar", role: "search" },
       h("label", { for: "event-search" }, "Search"), search,
       h("label", { for: "event-outcome" }, "Outcome"), outcome),
@@ -215,10 +221,10 @@ function pager(page, s) {
 async function viewEvent(main, id) {
   const page = await getJSON(`/journal?event=${encodeURIComponent(id)}`);
   const entries = page.entries || [];
-  main.append(h("p", {}, h("a", { href: "#/events" }, "← all events")),
+  put(main, h("p", {}, h("a", { href: "#/events" }, "← all events")),
     h("h2", {}, "Event ", h("span", { class: "mono" }, id)));
   if (!entries.length) {
-    main.append(h("p", { class: "muted" }, "The journal holds nothing for this event (it may have been discarded)."));
+    put(main, h("p", { class: "muted" }, "The journal holds nothing for this event (it may have been discarded)."));
     return;
   }
   const byRoute = new Map();
@@ -229,9 +235,9 @@ async function viewEvent(main, id) {
   }
   for (const [route, es] of byRoute) {
     const name = route ? routeName(es[0].labels) || route : "published";
-    main.append(h("h3", {}, route ? `Route ${name}` : "Accepted"));
-    main.append(h("ol", { class: "timeline", "aria-label": `timeline of ${name}` }, es.map(timelineItem)));
-    if (route) main.append(ending(es));
+    put(main, h("h3", {}, route ? `Route ${name}` : "Accepted"));
+    put(main, h("ol", { class: "timeline", "aria-label": `timeline of ${name}` }, es.map(timelineItem)));
+    if (route) put(main, ending(es));
   }
 }
 
@@ -287,14 +293,14 @@ async function viewRecords(main, kind) {
     clearTimeout(search.timer);
     search.timer = setTimeout(() => { s.q = search.value; s.offset = 0; render({ keepFocus: `#${id}` }); }, 250);
   });
-  main.append(h("h2", {}, kind === "deadletter" ? "Dead letters" : "Drops"),
+  put(main, h("h2", {}, kind === "deadletter" ? "Dead letters" : "Drops"),
     h("div", { class: "toolbar", role: "search" }, h("label", { for: id }, "Search"), search),
     pager(page, s));
   if (!page.entries.length) {
-    main.append(h("p", { class: "muted" }, kind === "deadletter" ? "No dead letters." : "No drops."));
+    put(main, h("p", { class: "muted" }, kind === "deadletter" ? "No dead letters." : "No drops."));
     return;
   }
-  main.append(table(page.entries, [
+  put(main, table(page.entries, [
     ["time", "time", (e) => fmtTime(e.time)],
     ["eventIds", "events", (e) => (e.eventIds || []).map((id) => h("div", {}, h("a", { href: `#/events/${encodeURIComponent(id)}`, class: "mono" }, id)))],
     ["route", "route", (e) => routeName(e.labels) || e.route],
@@ -308,10 +314,10 @@ const STEPS = [["10s", "10 s"], ["1m", "1 min"], ["5m", "5 min"], ["1h", "1 h"],
 
 async function viewClock(main) {
   const [clock, timers] = await Promise.all([getJSON("/clock"), getJSON("/ui/api/timers")]);
-  main.append(h("h2", {}, "Clock"),
+  put(main, h("h2", {}, "Clock"),
     h("p", {}, "Mode ", h("strong", {}, clock.mode), " · now ", h("strong", { id: "clock-now" }, fmtTime(clock.now))));
   if (clock.mode !== "virtual") {
-    main.append(h("p", { class: "muted" }, "A real clock moves on its own; start the emulator with --clock virtual to drive it from here."));
+    put(main, h("p", { class: "muted" }, "A real clock moves on its own; start the emulator with --clock virtual to drive it from here."));
     return;
   }
   const advance = async (body, label) => {
@@ -321,21 +327,21 @@ async function viewClock(main) {
     } catch (err) { say(`Advance failed: ${err.message}`); }
     render({ keepFocus: document.activeElement?.id ? `#${document.activeElement.id}` : null });
   };
-  main.append(h("div", { class: "toolbar", role: "group", "aria-label": "Advance the clock" },
+  put(main, h("div", { class: "toolbar", role: "group", "aria-label": "Advance the clock" },
     STEPS.map(([by, label]) => h("button", { type: "button", id: `advance-${by}`, onclick: () => advance({ by }, label) }, `Advance ${label}`)),
     h("button", { type: "button", id: "advance-next", disabled: !clock.nextTimerAt, onclick: () => advance({ to: clock.nextTimerAt }, "to the next timer") }, "Advance to the next timer")));
-  main.append(h("h3", {}, `Next timers (${timers.pending ?? 0} pending)`));
-  if (!timers.timers.length) main.append(h("p", { class: "muted" }, "No timers: nothing is waiting for the clock."));
+  put(main, h("h3", {}, `Next timers (${timers.pending ?? 0} pending)`));
+  if (!timers.timers.length) put(main, h("p", { class: "muted" }, "No timers: nothing is waiting for the clock."));
   else {
     const now = new Date(clock.now).getTime();
-    main.append(table(timers.timers.map((t) => ({ at: t, in: `+${Math.round((new Date(t).getTime() - now) / 1000)} s` })), [["at", "fires at", (r) => fmtTime(r.at)], ["in", "in"]]));
+    put(main, table(timers.timers.map((t) => ({ at: t, in: `+${Math.round((new Date(t).getTime() - now) / 1000)} s` })), [["at", "fires at", (r) => fmtTime(r.at)], ["in", "in"]]));
   }
 }
 
 async function viewFaults(main) {
   const { faults } = await getJSON("/faults");
-  main.append(h("h2", {}, "Faults"));
-  main.append(faults.length ? table(faults, [
+  put(main, h("h2", {}, "Faults"));
+  put(main, faults.length ? table(faults, [
     ["id", "id"],
     ["match", "matches", (f) => (f.route ? `route ${f.route}` : Object.entries(f.match || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "every route")],
     ["status", "status"],
@@ -368,12 +374,12 @@ async function viewFaults(main) {
     try { const f = await send("POST", "/faults", rule); say(`Added fault ${f.id}`); } catch (err) { say(err.message); }
     render();
   });
-  main.append(h("h3", {}, "Add a fault"), form);
+  put(main, h("h3", {}, "Add a fault"), form);
   if (faults.length) {
-    main.append(h("button", { type: "button", class: "quiet", onclick: async () => { await send("DELETE", "/faults"); say("Removed every fault"); render(); } }, "Remove every fault"));
+    put(main, h("button", { type: "button", class: "quiet", onclick: async () => { await send("DELETE", "/faults"); say("Removed every fault"); render(); } }, "Remove every fault"));
   }
 
-  main.append(h("h3", {}, "Reset"));
+  put(main, h("h3", {}, "Reset"));
   const box = h("div", {});
   const ask = h("button", { type: "button", class: "danger", onclick: () => {
     box.replaceChildren(h("div", { class: "confirm", role: "alertdialog", "aria-label": "Confirm reset" },
@@ -386,7 +392,7 @@ async function viewFaults(main) {
     $("#reset-yes").focus();
   } }, "Reset the emulator…");
   box.append(ask);
-  main.append(box);
+  put(main, box);
 }
 
 // ---- routing, header and the live feed ----------------------------------
