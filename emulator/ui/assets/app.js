@@ -348,7 +348,7 @@ async function viewFaults(main) {
     ["outcome", "outcome"],
     ["count", "left", (f) => (f.count ? `${f.count - f.used} of ${f.count}` : "forever")],
     ["used", "used"],
-    ["remove", "", (f) => h("button", { type: "button", class: "quiet", onclick: async () => {
+    ["remove", "", (f) => h("button", { type: "button", class: "quiet", id: `remove-${f.id}`, onclick: async () => {
       try { await send("DELETE", `/faults/${encodeURIComponent(f.id)}`); say(`Removed fault ${f.id}`); } catch (err) { say(err.message); }
       render();
     } }, `Remove fault ${f.id}`)],
