@@ -355,7 +355,8 @@ async function viewFaults(main) {
   ]) : h("p", { class: "muted" }, "No fault rules."));
 
   const count = h("input", { type: "number", id: "fault-count", min: "0", value: "3", size: "4" });
-  const key = h("select", { id: "fault-key" }, [...ROUTE_KEYS, "route"].map((k) => h("option", { value: k }, k)));
+  const keys = ["subscription", ...ROUTE_KEYS.filter((k) => k !== "subscription"), "route"];
+  const key = h("select", { id: "fault-key" }, keys.map((k) => h("option", { value: k }, k)));
   const value = h("input", { type: "text", id: "fault-value", required: true, placeholder: "name" });
   const status = h("input", { type: "number", id: "fault-status", min: "100", max: "599", value: "503", size: "4" });
   const outcome = h("input", { type: "text", id: "fault-outcome", placeholder: "e.g. Busy (optional)" });
