@@ -81,9 +81,12 @@ func (f *Face) Register(r *mux.Router) {
 	f.basic.Register(r)
 }
 
-// RegisterInspection adds nothing: what Event Grid does is in the
-// emulator-wide journal, metrics and dead-letter views.
-func (f *Face) RegisterInspection(*mux.Router) {}
+// RegisterInspection lists the basic topics and their subscriptions
+// (inspect.go); what Event Grid does is in the emulator-wide journal,
+// metrics and dead-letter views.
+func (f *Face) RegisterInspection(r *mux.Router) {
+	r.HandleFunc("/eventgrid/topics", f.handleTopics).Methods(http.MethodGet)
+}
 
 // Reset forgets every namespace, topic and event subscription.
 func (f *Face) Reset() {

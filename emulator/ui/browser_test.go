@@ -55,6 +55,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	topic := emu.CreateTopic("orders", &armeventgrid.TopicProperties{InputSchema: to.Ptr(armeventgrid.InputSchemaEventGridSchema)})
 	emu.CreateEventSubscription("orders", "audit", armeventgrid.EventSubscriptionProperties{Destination: testkit.WebHookDestination(hook.URL())})
 	_ = topic
+	// A topic nothing subscribes to is a resource too.
+	emu.CreateTopic("quiet", &armeventgrid.TopicProperties{InputSchema: to.Ptr(armeventgrid.InputSchemaCloudEventSchemaV10)})
 	start := emu.Now()
 	_, err := emu.EventGridPublisher("orders").PublishEvents(ctx, []azeventgrid.Event{{
 		ID: to.Ptr("order-1"), EventType: to.Ptr("Orders.Placed"), Subject: to.Ptr("orders/1"),
@@ -72,7 +74,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	// Resources: the topic and its subscription, retrying after the 503.
 	b.waitFor(`document.body.dataset.ready === "resources" && document.querySelector("main").innerText.includes("topic orders")`)
 	resources := mainText(b)
-	for _, want := range []string{"topic orders", "orders/audit", "Active", "1 queued = 0 delivered + 0 dead-lettered + 0 dropped + 1 pending"} {
+	for _, want := range []string{"Event Grid topics", "quiet\tCloudEventSchemaV1_0", "audit Succeeded WebHook http://127.0.0.1:", "topic orders", "orders/audit", "Active", "1 queued = 0 delivered + 0 dead-lettered + 0 dropped + 1 pending"} {
 		if !strings.Contains(resources, want) {
 			t.Errorf("the resources view does not show %q:\n%s", want, resources)
 		}

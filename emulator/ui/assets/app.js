@@ -109,10 +109,11 @@ const ROUTE_KEYS = ["namespace", "topic", "subscription", "bus", "rule", "target
 const routeName = (labels) => ROUTE_KEYS.map((k) => labels?.[k]).filter(Boolean).join("/");
 
 async function viewResources(main) {
-  const [metrics, sqs, subs] = await Promise.all([
+  const [metrics, sqs, subs, egTopics] = await Promise.all([
     getJSON("/metrics"),
     getJSON("/sqs").catch(() => null),
     getJSON("/eventbridge/subscribers").catch(() => null),
+    getJSON("/eventgrid/topics").catch(() => null),
   ]);
   put(main, h("h2", {}, "Resources"));
   const j = metrics.journal || {};
@@ -120,6 +121,18 @@ async function viewResources(main) {
     Object.entries(j.counts || {}).sort().map(([k, v]) => h("li", {}, h("b", {}, v), k)),
     h("li", {}, h("b", {}, `${j.held ?? 0} / ${j.capacity ?? 0}`), "journal held"),
     h("li", {}, h("b", {}, j.discarded ?? 0), "discarded")));
+
+  if (egTopics && egTopics.topics && egTopics.topics.length) {
+    put(main, h("h3", {}, "Event Grid topics"), table(egTopics.topics, [
+      ["name", "topic", (t) => h("span", { title: t.id }, t.name)],
+      ["inputSchema", "input schema"],
+      ["createdAt", "created", (t) => fmtTime(t.createdAt)],
+      ["subscriptions", "event subscriptions", (t) => (t.subscriptions.length ? t.subscriptions.map((s) => h("div", {},
+        `${s.name} `, badge(s.provisioningState), ` ${s.endpointType || ""} `,
+        s.endpointBaseUrl ? h("span", { class: "mono" }, s.endpointBaseUrl) : null,
+        s.deadLetter ? h("span", { class: "muted" }, " · dead-letters") : null)) : h("span", { class: "muted" }, "none"))],
+    ]));
+  }
 
   const routes = metrics.routes || [];
   const clouds = new Map();
