@@ -103,6 +103,18 @@ func TestDashboardFaultsDeadLettersAndReset(t *testing.T) {
 			t.Errorf("the dead letters view does not show %q:\n%s", want, text)
 		}
 	}
+	// Download hands the browser the record itself: catch the blob it makes.
+	b.eval(`(() => { const make = URL.createObjectURL; window.__blob = null;
+		URL.createObjectURL = (blob) => { window.__blob = blob; return make.call(URL, blob); }; })()`, nil)
+	b.click(`button[data-action="download"]`)
+	b.waitFor(`window.__blob !== null`)
+	var record string
+	b.eval(`window.__blob.text()`, &record)
+	// It is the blob's content: Event Grid's dead-letter records (EG-21).
+	var parsed []map[string]any
+	if err := json.Unmarshal([]byte(record), &parsed); err != nil || len(parsed) != 1 || parsed[0]["id"] != "bad-1" || parsed[0]["deadLetterReason"] == nil {
+		t.Errorf("the downloaded record is not the dead letter's (%v): %.500s", err, record)
+	}
 	b.snapView("deadletters")
 	checkAccessibility(t, b, "deadletters")
 

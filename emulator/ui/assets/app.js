@@ -72,10 +72,10 @@ const pretty = (v) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 function recordActions(name, value) {
   const text = pretty(value);
   return h("span", { class: "toolbar" },
-    h("button", { type: "button", class: "quiet", onclick: async () => {
+    h("button", { type: "button", class: "quiet", "data-action": "copy", onclick: async () => {
       try { await navigator.clipboard.writeText(text); say("Copied"); } catch { say("Copy is not allowed here; use Download"); }
     } }, `Copy ${name}`),
-    h("button", { type: "button", class: "quiet", onclick: () => {
+    h("button", { type: "button", class: "quiet", "data-action": "download", onclick: () => {
       const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
       const a = h("a", { href: url, download: `${name.replace(/[^\w.-]+/g, "-")}.json` });
       document.body.append(a);
