@@ -89,10 +89,14 @@ func TestDashboardFaultsDeadLettersAndReset(t *testing.T) {
 	b.eval(`location.hash = "#/clock"`, nil)
 	b.waitFor(`document.body.dataset.ready === "clock" && document.querySelector("#advance-5m")`)
 	b.click("#advance-5m")
-	dls := emu.WaitForDeadLetters(testkit.Filter{Subscription: "archive"}, 1)
+	// The page shows the new time once the advance (and the dead-letter
+	// write it fires) has finished.
+	b.waitFor(fmt.Sprintf(`document.querySelector("#clock-now") && document.querySelector("#clock-now").textContent.startsWith(%q)`,
+		start.Add(5*time.Minute).UTC().Format("2006-01-02 15:04:05")))
 	if got := emu.Now().Sub(start); got != 5*time.Minute {
 		t.Fatalf("the clock moved %v, want 5m", got)
 	}
+	dls := emu.WaitForDeadLetters(testkit.Filter{Subscription: "archive"}, 1)
 
 	b.eval(`location.hash = "#/deadletters"`, nil)
 	b.waitFor(`document.body.dataset.ready === "deadletters" && document.querySelector("main").innerText.includes("bad-1")`)
