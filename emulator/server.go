@@ -23,6 +23,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
+	"github.com/gridbridge/gridbridge/emulator/ui"
 )
 
 // Server is a running emulator. All state hangs off it: two servers in one
@@ -140,6 +141,7 @@ func newServer(opts Options) (*Server, error) {
 	s.registerInspection(inspection)
 	s.entra = entra.New(entra.Config{Now: s.clock.Now})
 	s.entra.Register(s.router)
+	ui.Register(inspection, ui.Source{Journal: s.journal, Virtual: s.virtual})
 	faces, err := s.newFaces()
 	if err != nil {
 		return nil, err

@@ -232,6 +232,28 @@ install_python_sdks() {
 	fi
 }
 
+# The dashboard's browser test drives Debian's chromium headless (the version
+# the Debian release ships, security updates included) with a font for its
+# screenshot; CI=true fails that test when chromium is missing.
+install_chromium() {
+	if chromium --version >/dev/null 2>&1; then
+		echo "    $(chromium --version 2>/dev/null | head -n1)"
+		return 0
+	fi
+	if [[ $(id -u) != 0 ]]; then
+		warn "chromium is missing and we are not root; the dashboard's browser test will skip (or fail under CI=true)"
+		return 0
+	fi
+	local aptlog=$logs/apt-chromium.log
+	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >>"$aptlog" 2>&1; then
+		echo "    installed $(chromium --version 2>/dev/null | head -n1)"
+	else
+		warn "could not install chromium (see $aptlog); the dashboard's browser test will skip (or fail under CI=true)"
+		tail -n 5 "$aptlog" >&2 || true
+	fi
+}
+
 start_services() {
 	local ports bin node_bin
 	ports=$(go run ./scripts/freeport 3)
@@ -318,6 +340,7 @@ phase "install test services" install_services
 phase "install compatibility suite" install_compat_suite
 phase "install AWS CLI if missing" install_aws_cli
 phase "install Python SDKs if missing" install_python_sdks
+phase "install chromium if missing" install_chromium
 # The services bind their ports right after the ports are picked, before go
 # vet may open connections (module downloads) that could take one of them.
 phase "start services" start_services

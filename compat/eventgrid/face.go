@@ -87,12 +87,14 @@ func (f *Face) Register(r *mux.Router) {
 	f.basic.Register(r)
 }
 
-// RegisterInspection adds POST /eventgrid/storage/sync: the storage
-// accounts of system topics are listed now, and the blob events of what
-// changed are queued before the answer (testkit.SyncStorageEvents). The
-// rest of what Event Grid does is in the emulator-wide journal, metrics and
-// dead-letter views.
+// RegisterInspection lists the basic topics and their subscriptions
+// (inspect.go) and adds POST /eventgrid/storage/sync: the storage accounts
+// of system topics are listed now, and the blob events of what changed are
+// queued before the answer (testkit.SyncStorageEvents). The rest of what
+// Event Grid does is in the emulator-wide journal, metrics and dead-letter
+// views.
 func (f *Face) RegisterInspection(r *mux.Router) {
+	r.HandleFunc("/eventgrid/topics", f.handleTopics).Methods(http.MethodGet)
 	r.HandleFunc("/eventgrid/storage/sync", f.basic.ServeStorageSync).Methods(http.MethodPost)
 }
 

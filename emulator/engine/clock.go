@@ -3,6 +3,7 @@ package engine
 import (
 	"container/heap"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 )
@@ -211,6 +212,22 @@ func (c *VirtualClock) NextAt() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return c.timers[0].when, true
+}
+
+// NextTimers reports when the earliest n pending timers fire, soonest
+// first, so a dashboard can show what advancing the clock will wake.
+func (c *VirtualClock) NextTimers(n int) []time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at := make([]time.Time, len(c.timers))
+	for i, t := range c.timers {
+		at[i] = t.when
+	}
+	sort.Slice(at, func(i, j int) bool { return at[i].Before(at[j]) })
+	if n >= 0 && len(at) > n {
+		at = at[:n]
+	}
+	return at
 }
 
 // waitIdle waits until every running task has finished or has run longer

@@ -249,7 +249,19 @@ func (j *Journal) Stats() Stats {
 // request rebuilt in full.
 func (j *Journal) Query(f Filter) []Entry {
 	j.mu.Lock()
-	var out []Entry
+	// Count first: matching is cheap, while growing the answer by appending
+	// copies a full journal's entries many times over.
+	n := 0
+	for i := 0; i < j.n; i++ {
+		if f.Match(j.at(i)) {
+			n++
+		}
+	}
+	if n == 0 {
+		j.mu.Unlock()
+		return nil
+	}
+	out := make([]Entry, 0, n)
 	for i := 0; i < j.n; i++ {
 		e := j.at(i)
 		if f.Match(e) {

@@ -79,6 +79,22 @@ func PythonSDKs(t testing.TB) string {
 	return ""
 }
 
+// Chromium returns the path of Debian's chromium, which the dashboard's
+// browser tests drive headless, or skips t (fails it under CI) when it is not
+// installed.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err == nil {
+		return path
+	}
+	if inCI() {
+		t.Fatalf("chromium is not installed, and CI=%s: ./scripts/test.sh installs it (apt-get install chromium) when run as root", os.Getenv("CI"))
+	}
+	t.Skip("chromium is not installed: ./scripts/test.sh installs it when run as root (apt-get install chromium)")
+	return ""
+}
+
 func require(t testing.TB, name, service string) string {
 	t.Helper()
 	if v := os.Getenv(name); v != "" {
