@@ -89,6 +89,9 @@ type Journal struct {
 	counts    map[string]uint64 // per kind, never discarded
 	shapes    interner[*requestShape]
 	texts     interner[string]
+	// scratch renders an item's body to compare it with an attempt's
+	// request (isBodyOf).
+	scratch []byte
 	// changed is closed on the next append; it exists only while someone
 	// waits, so appends cost no allocation when nobody is watching.
 	changed chan struct{}
@@ -297,6 +300,7 @@ func (j *Journal) Reset() {
 	j.resetSeq = j.seq
 	j.counts = make(map[string]uint64)
 	j.shapes, j.texts = interner[*requestShape]{}, interner[string]{}
+	j.scratch = nil
 	j.notifyLocked()
 }
 
