@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,6 +56,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		allowedH    listFlag
 		logLevel    string
 		healthcheck bool
+		memLimit    = memoryLimit{getenv: getenv}
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:4080", "HTTP listen address (127.0.0.1:0 picks a free port)")
 	fs.StringVar(&opts.TLSAddr, "tls-addr", "127.0.0.1:4443", "HTTPS listen address (127.0.0.1:0 picks a free port)")
@@ -64,7 +66,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.DurationVar(&opts.StoragePoll, "storage-poll", 0, "how often the storage accounts of Event Grid system topics are listed for blob events (default 1s; negative: only on POST /_emulator/eventgrid/storage/sync)")
 	fs.StringVar(&opts.SQSEndpoint, "sqs-endpoint", "", "SQS-compatible endpoint for SQS targets and dead-letter queues (default: in memory)")
 	fs.IntVar(&opts.JournalCap, "journal-cap", 0, "entries the journal keeps before discarding the oldest (default 100000)")
-	fs.Int64Var(&opts.JournalMaxBytes, "journal-max-bytes", 0, "estimated bytes the journal keeps before discarding the oldest entries (default 8388608)")
+	fs.Int64Var(&opts.JournalMaxBytes, "journal-max-bytes", 0, "estimated bytes the journal keeps before discarding the oldest entries (default 4194304)")
 	fs.Var(&tlsH, "tls-host", "extra host name or IP for the server certificate (repeatable)")
 	fs.Var(&allowedH, "allowed-host", "another host name the emulator answers, besides IPs, localhost, *.localhost, --tls-host and --advertise-tls-url (repeatable; \".example.test\" adds subdomains, \"*\" any host)")
 	fs.StringVar(&opts.AdvertiseTLSURL, "advertise-tls-url", "", "https base URL written into resources, when clients reach the emulator through another address")
@@ -78,6 +80,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.DurationVar(&opts.ReadTimeout, "read-timeout", emulator.DefaultReadTimeout, "how long a client may take to send a request body")
 	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", emulator.DefaultIdleTimeout, "how long an idle keep-alive connection stays open")
 	fs.BoolVar(&opts.RecordSecrets, "record-secrets", false, "show secret values (auth parameters, values marked secret, webhook URL queries) in the inspection API, journal and logs, for debugging")
+	fs.Var(&memLimit, "memory-limit", "soft memory limit of the Go runtime, e.g. 64MiB, 1GiB, or off (default 96MiB unless GOMEMLIMIT is set): near it the emulator collects garbage sooner and returns freed memory to the system")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&healthcheck, "healthcheck", false, "probe the running emulator at --addr and exit 0 when healthy (for container health checks)")
 
@@ -93,6 +96,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	opts.AzureStorage, opts.TLSHosts, opts.AllowedHosts = azure, tlsH, allowedH
 	if healthcheck {
 		return probe(ctx, opts.Addr)
+	}
+	if limit, ok := memLimit.resolve(); ok {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 
 	var level slog.Level

@@ -118,6 +118,7 @@ func TestFlagsAndEnvironment(t *testing.T) {
 		{"bad scale", []string{"--time-scale", "-1", "--addr", "127.0.0.1:0", "--tls-addr", "127.0.0.1:0"}, nil, "time scale"},
 		{"stray argument", []string{"serve"}, nil, "unexpected arguments"},
 		{"bad log level", []string{"--log-level", "loud"}, nil, "--log-level"},
+		{"bad memory limit", nil, map[string]string{"GRIDBRIDGE_MEMORY_LIMIT": "lots"}, "GRIDBRIDGE_MEMORY_LIMIT"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -86,7 +85,7 @@ func (s *Service) dispatch(events []*egevent.Event, subsOf func(*egevent.Event) 
 			if !to.sub.Matches(view) {
 				continue
 			}
-			body, err := schema.Render(ev, to.sub.DeliverySchema(to.scope.InputSchema))
+			item, err := newDeliveryItem(ev, to.sub.DeliverySchema(to.scope.InputSchema))
 			if err != nil {
 				s.drop(to.scope, to.sub, ev, "RenderFailed", err.Error())
 				continue
@@ -98,7 +97,7 @@ func (s *Service) dispatch(events []*egevent.Event, subsOf func(*egevent.Event) 
 				byRoute[id] = q
 				queues = append(queues, q)
 			}
-			q.items = append(q.items, &engine.Item{ID: ev.ID, Body: body, PublishedAt: ev.PublishedAt, Meta: ev})
+			q.items = append(q.items, item)
 			matched = append(matched, to.sub.Name)
 		}
 		if labels == nil || labelKey != ev.Topic {

@@ -24,7 +24,7 @@ func (c *captureDestination) Deliver(_ context.Context, a *engine.Attempt) engin
 		if i > 0 {
 			body.WriteByte(',')
 		}
-		body.Write(it.Body)
+		body.Write(it.Bytes())
 	}
 	body.WriteByte(']')
 	return engine.Outcome{

@@ -56,7 +56,7 @@ func (q *storageQueueDestination) Deliver(ctx context.Context, a *engine.Attempt
 	url := q.queue.URL() + "/messages"
 	var rec *engine.RecordedRequest
 	for _, it := range a.Batch.Items {
-		text := base64.StdEncoding.EncodeToString(it.Body)
+		text := base64.StdEncoding.EncodeToString(it.Bytes())
 		rec = &engine.RecordedRequest{Method: http.MethodPost, URL: url, Body: []byte(text)}
 		if _, err := q.queue.EnqueueMessage(ctx, text, &azqueue.EnqueueMessageOptions{TimeToLive: q.ttl}); err != nil {
 			return q.failure(ctx, err, rec)

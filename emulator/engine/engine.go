@@ -289,7 +289,7 @@ func takeBatch(queue *[]*Item, r *Route) []*Item {
 	}
 	n, bytes := 0, 0
 	for n < len(q) && n < maxEvents {
-		size := len(q[n].Body)
+		size := q[n].Len()
 		if n > 0 && r.PreferredBatchBytes > 0 && bytes+size > r.PreferredBatchBytes {
 			break
 		}

@@ -89,6 +89,9 @@ type Journal struct {
 	counts    map[string]uint64 // per kind, never discarded
 	shapes    interner[*requestShape]
 	texts     interner[string]
+	// scratch renders an item's body to compare it with an attempt's
+	// request (isBodyOf).
+	scratch []byte
 	// changed is closed on the next append; it exists only while someone
 	// waits, so appends cost no allocation when nobody is watching.
 	changed chan struct{}
@@ -98,9 +101,13 @@ type Journal struct {
 const DefaultJournalCap = 100_000
 
 // DefaultJournalMaxBytes bounds the journal's estimated memory when no bound
-// is configured: about 28,000 attempt entries (ample for a test's history),
-// so 10,000 events retried for a day keep the whole process near 65 MB.
-const DefaultJournalMaxBytes = 8 << 20
+// is configured: about 14,000 attempt entries, the full history of a test
+// that sends a few thousand events, some retried. The journal is a history
+// to assert on, not a store (every event's fate is also in the route
+// metrics), so the bound is sized against the process: at 10,000 pending
+// events it is 0.4 KiB per event, a fifth of the 2 KiB an event may cost in
+// all. A run that needs more history sets --journal-max-bytes.
+const DefaultJournalMaxBytes = 4 << 20
 
 // NewJournal returns a journal holding at most capacity entries and
 // DefaultJournalMaxBytes bytes.
@@ -309,6 +316,7 @@ func (j *Journal) Reset() {
 	j.resetSeq = j.seq
 	j.counts = make(map[string]uint64)
 	j.shapes, j.texts = interner[*requestShape]{}, interner[string]{}
+	j.scratch = nil
 	j.notifyLocked()
 }
 

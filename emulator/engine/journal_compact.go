@@ -92,9 +92,9 @@ func (j *Journal) compactLocked(e *Entry) {
 	switch {
 	case r.Body == nil:
 		sr.form = bodyNone
-	case len(e.items) == 1 && bytes.Equal(r.Body, e.items[0].Body):
+	case len(e.items) == 1 && j.isBodyOf(r.Body, e.items[0]):
 		sr.form = bodyItem
-	case len(e.items) > 0 && isArrayOf(r.Body, e.items):
+	case len(e.items) > 0 && j.isArrayOf(r.Body, e.items):
 		sr.form = bodyArray
 	default:
 		sr.form, sr.body = bodyOwn, r.Body
@@ -114,8 +114,29 @@ func sameIDs(ids []string, items []*Item) bool {
 	return true
 }
 
+// isBodyOf reports whether body is the item's body. An item whose body is
+// rendered on demand is rendered into the journal's scratch buffer (the
+// journal's lock is held), so the comparison keeps nothing.
+func (j *Journal) isBodyOf(body []byte, it *Item) bool {
+	if it.Source == nil {
+		return bytes.Equal(body, it.Body)
+	}
+	if len(body) != it.Size {
+		return false
+	}
+	j.scratch = it.Source.AppendBody(j.scratch[:0])
+	ok := bytes.Equal(body, j.scratch)
+	if cap(j.scratch) > maxScratch {
+		j.scratch = nil
+	}
+	return ok
+}
+
+// maxScratch bounds the scratch buffer the journal keeps between appends.
+const maxScratch = 64 << 10
+
 // isArrayOf reports whether body is "[" + the items' bodies joined by "," + "]".
-func isArrayOf(body []byte, items []*Item) bool {
+func (j *Journal) isArrayOf(body []byte, items []*Item) bool {
 	if len(body) < 2 || body[0] != '[' || body[len(body)-1] != ']' {
 		return false
 	}
@@ -127,10 +148,11 @@ func isArrayOf(body []byte, items []*Item) bool {
 			}
 			rest = rest[1:]
 		}
-		if !bytes.HasPrefix(rest, it.Body) {
+		n := it.Len()
+		if len(rest) < n || !j.isBodyOf(rest[:n], it) {
 			return false
 		}
-		rest = rest[len(it.Body):]
+		rest = rest[n:]
 	}
 	return len(rest) == 0
 }
@@ -201,11 +223,11 @@ func (e Entry) materialize() Entry {
 		case bodyOwn:
 			r.Body = sr.body
 		case bodyItem:
-			r.Body = e.items[0].Body
+			r.Body = e.items[0].Bytes()
 		case bodyArray:
 			n := 1 + len(e.items)
 			for _, it := range e.items {
-				n += len(it.Body)
+				n += it.Len()
 			}
 			body := make([]byte, 0, n)
 			body = append(body, '[')
@@ -213,7 +235,7 @@ func (e Entry) materialize() Entry {
 				if i > 0 {
 					body = append(body, ',')
 				}
-				body = append(body, it.Body...)
+				body = it.AppendBody(body)
 			}
 			r.Body = append(body, ']')
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -44,7 +46,7 @@ func TestJournalShowsEveryAttemptsRequestAsSent(t *testing.T) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, it.Body...)
+			b = it.AppendBody(b)
 		}
 		return append(b, ']')
 	}
@@ -61,7 +63,7 @@ func TestJournalShowsEveryAttemptsRequestAsSent(t *testing.T) {
 			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/x", Header: header(a), Body: arrayOf(a.Batch.Items)}
 		},
 		"item": func(a *engine.Attempt) *engine.RecordedRequest {
-			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/y", Header: header(a), Body: a.Batch.Items[0].Body}
+			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/y", Header: header(a), Body: a.Batch.Items[0].Bytes()}
 		},
 		"own body": func(a *engine.Attempt) *engine.RecordedRequest {
 			return &engine.RecordedRequest{Method: "Invoke", URL: "arn:x", Body: []byte(fmt.Sprintf(`{"wrapped":%d}`, a.Number))}
@@ -73,33 +75,67 @@ func TestJournalShowsEveryAttemptsRequestAsSent(t *testing.T) {
 			return &engine.RecordedRequest{Method: "POST", URL: "u", Header: http.Header{}, Body: []byte("[]")}
 		},
 	}
+	// Items hold their bodies, or render them on demand (Item.Source): the
+	// journal shows the same requests and holds the same bytes either way,
+	// since it stores a rendered body as a reference too.
+	items := func(lazy bool) []*engine.Item {
+		var out []*engine.Item
+		for id, body := range map[string]string{"e1": `{"id":"e1"}`, "e2": `{"id":"e2"}`, "e3": `{"id":"e3","data":"x"}`} {
+			it := &engine.Item{ID: id, Body: []byte(body)}
+			if lazy {
+				it = &engine.Item{ID: id, Source: renderedBody(body), Size: len(body)}
+			}
+			out = append(out, it)
+		}
+		slices.SortFunc(out, func(a, b *engine.Item) int { return strings.Compare(a.ID, b.ID) })
+		return out
+	}
 	for name, build := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e, clock := newEngine(t)
-			dest := &recordingDestination{build: build, sent: map[string][]engine.RecordedRequest{}}
-			e.PutRoute(&engine.Route{ID: "r", Retry: fixedPolicy{time.Minute, 3}, Destination: dest, MaxBatchEvents: 2})
-			_ = e.Enqueue("r", &engine.Item{ID: "e1", Body: []byte(`{"id":"e1"}`)}, &engine.Item{ID: "e2", Body: []byte(`{"id":"e2"}`)},
-				&engine.Item{ID: "e3", Body: []byte(`{"id":"e3","data":"x"}`)})
-			clock.Advance(time.Hour)
-			attempts := e.Journal().Query(engine.Filter{Kind: engine.KindAttempt})
-			if len(attempts) != 6 {
-				t.Fatalf("%d attempts, want 6 (two batches, three attempts each)", len(attempts))
+			var held [2]int64
+			for i, lazy := range []bool{false, true} {
+				held[i] = journalAttempts(t, build, items(lazy))
 			}
-			seen := map[string]int{}
-			for _, a := range attempts {
-				first := a.EventIDs[0]
-				want := dest.sent[first][seen[first]]
-				seen[first]++
-				if !reflect.DeepEqual(*a.Request, want) {
-					t.Fatalf("attempt %d of %v shows\n%+v\nwant\n%+v", a.Attempt, a.EventIDs, *a.Request, want)
-				}
-			}
-			if got := e.Journal().Query(engine.Filter{EventID: "e2", Kind: engine.KindAttempt}); len(got) != 3 {
-				t.Fatalf("filter by an event id of a batch: %d attempts, want 3", len(got))
+			if held[0] != held[1] {
+				t.Fatalf("the journal holds %d bytes for items rendered on demand, %d for items holding their bodies", held[1], held[0])
 			}
 		})
 	}
+}
+
+// renderedBody is a body rendered on demand, each time afresh.
+type renderedBody string
+
+func (r renderedBody) AppendBody(dst []byte) []byte { return append(dst, r...) }
+
+// journalAttempts sends items through a route whose every attempt fails
+// (three attempts, two events a batch), checks the journal shows each
+// attempt's request as build made it, and returns the journal's bytes.
+func journalAttempts(t *testing.T, build func(a *engine.Attempt) *engine.RecordedRequest, items []*engine.Item) int64 {
+	t.Helper()
+	e, clock := newEngine(t)
+	dest := &recordingDestination{build: build, sent: map[string][]engine.RecordedRequest{}}
+	e.PutRoute(&engine.Route{ID: "r", Retry: fixedPolicy{time.Minute, 3}, Destination: dest, MaxBatchEvents: 2})
+	_ = e.Enqueue("r", items...)
+	clock.Advance(time.Hour)
+	attempts := e.Journal().Query(engine.Filter{Kind: engine.KindAttempt})
+	if len(attempts) != 6 {
+		t.Fatalf("%d attempts, want 6 (two batches, three attempts each)", len(attempts))
+	}
+	seen := map[string]int{}
+	for _, a := range attempts {
+		first := a.EventIDs[0]
+		want := dest.sent[first][seen[first]]
+		seen[first]++
+		if !reflect.DeepEqual(*a.Request, want) {
+			t.Fatalf("attempt %d of %v shows\n%+v\nwant\n%+v", a.Attempt, a.EventIDs, *a.Request, want)
+		}
+	}
+	if got := e.Journal().Query(engine.Filter{EventID: "e2", Kind: engine.KindAttempt}); len(got) != 3 {
+		t.Fatalf("filter by an event id of a batch: %d attempts, want 3", len(got))
+	}
+	return e.Journal().Stats().Bytes
 }
 
 // The journal is bounded in bytes too: past the bound the oldest entries are

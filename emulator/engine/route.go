@@ -6,14 +6,56 @@ import (
 	"time"
 )
 
-// Item is one event queued for one route. Body is the event exactly as the
-// destination receives it; Meta is the cloud face's own data, kept for
-// building dead-letter records.
+// Item is one event queued for one route. Its body is the event exactly as
+// the destination receives it: Body holds it, or Source renders it on
+// demand. Meta is the cloud face's own data, kept for building dead-letter
+// records.
 type Item struct {
-	ID          string
-	Body        []byte
+	ID   string
+	Body []byte
+	// Source, when set, renders the body each time it is needed instead of
+	// Body holding it. A face that already keeps the event as published
+	// (for its dead-letter records) then holds one copy of the payload, not
+	// two, for as long as the event waits (issue 17). Body is then nil.
+	Source BodySource
+	// Size is the length of Source's body (Source only), so batching by
+	// bytes does not render it.
+	Size        int
 	PublishedAt time.Time
 	Meta        any
+}
+
+// BodySource renders an item's body.
+type BodySource interface {
+	// AppendBody appends the body to dst and returns the extended slice. It
+	// must append the same bytes every time and may be called from several
+	// goroutines at once.
+	AppendBody(dst []byte) []byte
+}
+
+// Bytes is the item's body. With a Source it is rendered anew: the caller
+// owns the slice.
+func (it *Item) Bytes() []byte {
+	if it.Source != nil {
+		return it.Source.AppendBody(make([]byte, 0, it.Size))
+	}
+	return it.Body
+}
+
+// AppendBody appends the item's body to dst.
+func (it *Item) AppendBody(dst []byte) []byte {
+	if it.Source != nil {
+		return it.Source.AppendBody(dst)
+	}
+	return append(dst, it.Body...)
+}
+
+// Len is the length of the item's body.
+func (it *Item) Len() int {
+	if it.Source != nil {
+		return it.Size
+	}
+	return len(it.Body)
 }
 
 // Batch is what one delivery attempt carries. A batch succeeds or fails as a

@@ -77,7 +77,7 @@ func (b Builder) Build(batch *engine.Batch, reason string, now time.Time) ([]eng
 		if f.publishTime.IsZero() {
 			f.publishTime = it.PublishedAt
 		}
-		if err := writeRecord(&body, ev, it.Body, b.DeliverySchema, f); err != nil {
+		if err := writeRecord(&body, ev, it.Bytes(), b.DeliverySchema, f); err != nil {
 			return nil, fmt.Errorf("event %s: %w", it.ID, err)
 		}
 	}

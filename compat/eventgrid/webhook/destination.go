@@ -106,21 +106,25 @@ func (d *Destination) secrets() *redact.Secrets {
 // an array (EG-2); CloudEvents sends one object, or an array when batching.
 func (d *Destination) body(items []*engine.Item) ([]byte, string) {
 	if d.Schema == egevent.CloudEventSchemaV10 && !d.Batched && len(items) == 1 {
-		return items[0].Body, "application/cloudevents+json; charset=utf-8"
+		return items[0].Bytes(), "application/cloudevents+json; charset=utf-8"
 	}
-	var buf bytes.Buffer
-	buf.WriteByte('[')
+	n := 1 + len(items)
+	for _, it := range items {
+		n += it.Len()
+	}
+	buf := make([]byte, 0, n)
+	buf = append(buf, '[')
 	for i, it := range items {
 		if i > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		buf.Write(it.Body)
+		buf = it.AppendBody(buf)
 	}
-	buf.WriteByte(']')
+	buf = append(buf, ']')
 	if d.Schema == egevent.CloudEventSchemaV10 {
-		return buf.Bytes(), "application/cloudevents-batch+json; charset=utf-8"
+		return buf, "application/cloudevents-batch+json; charset=utf-8"
 	}
-	return buf.Bytes(), "application/json; charset=utf-8"
+	return buf, "application/json; charset=utf-8"
 }
 
 // setHeaders writes the service's delivery headers (W-EG-3.1).
@@ -173,7 +177,7 @@ func (d *Destination) attributeValue(attr Attribute, items []*engine.Item) (stri
 		return "", false
 	}
 	var v any
-	if json.Unmarshal(items[0].Body, &v) != nil {
+	if json.Unmarshal(items[0].Bytes(), &v) != nil {
 		return "", false
 	}
 	for _, part := range strings.Split(attr.SourceField, ".") {
