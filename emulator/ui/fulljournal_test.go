@@ -31,7 +31,9 @@ const fullJournalEvents = 33_334
 func TestDashboardWithAFullJournal(t *testing.T) {
 	t.Parallel()
 	chromium := testenv.Chromium(t)
-	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation")
+	// A journal of 100,000 entries, however many bytes they take: the default
+	// byte bound would discard most of them.
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation", "--journal-max-bytes", "1073741824")
 	base := proc.Endpoints["http"]
 	emu := testkit.Connect(t, base)
 	ctx := context.Background()
