@@ -370,8 +370,9 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 		next := e.clock.Now().Add(d.After)
 		entry.NextAttemptAt = &next
 	}
-	e.journal.Append(entry)
-
+	// The attempt is journalled once its consequences are in force (the
+	// hold, the retry, the accounting): whoever sees the entry, a test
+	// waiting for it before it enqueues more, sees the route as it now is.
 	e.mu.Lock()
 	e.holdLocked(rs, d)
 	rs.inFlightEvents -= len(b.Items)
@@ -383,10 +384,12 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 		}
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
+		e.journal.Append(entry)
 	default:
 		e.endLocked(rs, b, d)
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
+		e.journal.Append(entry)
 		e.giveUp(rs, route, b, d)
 	}
 }
