@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -61,7 +62,7 @@ func egGivesUpAfterThreeAttempts(t *testing.T, retry *armeventgrid.RetryPolicy, 
 	egPublish(t, emu, "orders", egEvents("o-1")...)
 	emu.Settle()
 	emu.Advance(time.Hour)
-	if got := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start); !egSameDurations(got, []time.Duration{0, 10 * time.Second, 40 * time.Second}) {
+	if got := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start); !slices.Equal(got, []time.Duration{0, 10 * time.Second, 40 * time.Second}) {
 		t.Fatalf("attempts at %v, want 0, 10s, 40s", got)
 	}
 	drops := emu.Drops(testkit.Filter{Subscription: "audit"})
@@ -92,7 +93,7 @@ func TestEG13_SeedExampleTTL30Minutes10Attempts(t *testing.T) {
 	emu.Advance(time.Second)
 	attempts := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start)
 	want := []time.Duration{0, 10 * time.Second, 40 * time.Second, 100 * time.Second, 400 * time.Second, 1000 * time.Second}
-	if !egSameDurations(attempts, want) {
+	if !slices.Equal(attempts, want) {
 		t.Fatalf("attempts at %v, want %v", attempts, want)
 	}
 	dead := emu.EventGridDeadLetters(testkit.Filter{Subscription: "audit"})
