@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
@@ -32,10 +31,7 @@ func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 		return fmt.Sprintf(`{"Arn":%q,"RoleArn":%q,"Input":"{\"run\":\"<aws.scheduler.scheduled-time>\"}"}`, queueARN, role)
 	}
 
-	steps := []struct {
-		op  string
-		run func(t *testing.T)
-	}{
+	steps := []cliStep{
 		{"scheduler create-schedule-group", func(t *testing.T) {
 			var out struct{ ScheduleGroupArn string }
 			c.json(t, &out, "scheduler", "create-schedule-group", "--name", group)
@@ -117,36 +113,9 @@ func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 	}
 
 	c = &cli{bin: testenv.AWSCLI(t), env: awsEnv(t), emu: emu}
-	sqsClient = sqs.New(sqs.Options{
-		BaseEndpoint:     aws.String(emu.sqs),
-		Region:           awsRegion,
-		Credentials:      credentials.NewStaticCredentialsProvider("test", "test", ""),
-		RetryMaxAttempts: 1,
-	})
-	queue, err := sqsClient.CreateQueue(t.Context(), &sqs.CreateQueueInput{QueueName: aws.String(group)})
-	if err != nil {
-		t.Fatalf("creating the target queue in the SQS server at %s: %v", emu.sqs, err)
-	}
-	queueURL = aws.ToString(queue.QueueUrl)
-	t.Cleanup(func() {
-		_, _ = sqsClient.DeleteQueue(t.Context(), &sqs.DeleteQueueInput{QueueUrl: &queueURL})
-	})
-	attrs, err := sqsClient.GetQueueAttributes(t.Context(), &sqs.GetQueueAttributesInput{
-		QueueUrl: &queueURL, AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	queueARN = attrs.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
+	sqsClient = sqs.NewFromConfig(facetest.AWSConfig(emu.sqs, "test", awsRegion, nil))
+	queueURL, queueARN = facetest.SQSQueue(t, sqsClient, group, nil)
 
-	for i, s := range steps {
-		if !t.Run(awsCLI+sep+s.op, s.run) {
-			for _, rest := range steps[i:] {
-				rows = append(rows, row{SDK: awsCLI, Operation: rest.op, Status: statusFailed})
-			}
-			return rows
-		}
-		rows = append(rows, row{SDK: awsCLI, Operation: s.op, Status: statusTested})
-	}
+	rows = append(rows, runCLISteps(t, steps)...)
 	return rows
 }

@@ -16,10 +16,7 @@ func runAWSCLISQS(t *testing.T, emu *emulator) []row {
 	name := fmt.Sprintf("compat-cli-%d", time.Now().UnixNano())
 	var c *cli
 	var url, receipt string
-	steps := []struct {
-		op  string
-		run func(t *testing.T)
-	}{
+	steps := []cliStep{
 		{"sqs create-queue", func(t *testing.T) {
 			var out struct{ QueueUrl string }
 			c.json(t, &out, "sqs", "create-queue", "--queue-name", name, "--attributes", "VisibilityTimeout=30")
@@ -80,22 +77,9 @@ func runAWSCLISQS(t *testing.T, emu *emulator) []row {
 			c.fails(t, "AWS.SimpleQueueService.NonExistentQueue", "sqs", "get-queue-url", "--queue-name", name)
 		}},
 	}
-	var rows []row
 	if !emu.sqsServed {
-		for _, s := range steps {
-			rows = append(rows, row{SDK: awsCLI, Operation: s.op, Status: statusNotYet})
-		}
-		return rows
+		return cliRows(steps, statusNotYet)
 	}
 	c = &cli{bin: testenv.AWSCLI(t), env: awsEnv(t), emu: &emulator{http: emu.sqsAPI}}
-	for i, s := range steps {
-		if !t.Run(awsCLI+sep+s.op, s.run) {
-			for _, rest := range steps[i:] {
-				rows = append(rows, row{SDK: awsCLI, Operation: rest.op, Status: statusFailed})
-			}
-			return rows
-		}
-		rows = append(rows, row{SDK: awsCLI, Operation: s.op, Status: statusTested})
-	}
-	return rows
+	return runCLISteps(t, steps)
 }

@@ -14,10 +14,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
@@ -51,10 +50,7 @@ func runAWSCLI(t *testing.T, emu *emulator) (rows []row, ran bool) {
 		sqsClient          *sqs.Client
 	)
 
-	steps := []struct {
-		op  string
-		run func(t *testing.T)
-	}{
+	steps := []cliStep{
 		{"events create-event-bus", func(t *testing.T) {
 			var out struct{ EventBusArn string }
 			c.json(t, &out, "events", "create-event-bus", "--name", bus)
@@ -176,47 +172,17 @@ func runAWSCLI(t *testing.T, emu *emulator) (rows []row, ran bool) {
 	}
 
 	if !emu.eventBridge {
-		for _, s := range steps {
-			rows = append(rows, row{SDK: awsCLI, Operation: s.op, Status: statusNotYet})
-		}
+		rows = append(rows, cliRows(steps, statusNotYet)...)
 		t.Logf("the binary does not serve EventBridge: the %d AWS CLI rows say %q", len(steps), statusNotYet)
 		return rows, true
 	}
 
 	c = &cli{bin: testenv.AWSCLI(t), env: awsEnv(t), emu: emu}
-	sqsClient = sqs.New(sqs.Options{
-		BaseEndpoint:     aws.String(emu.sqs),
-		Region:           awsRegion,
-		Credentials:      credentials.NewStaticCredentialsProvider("test", "test", ""),
-		RetryMaxAttempts: 1,
-	})
-	queue, err := sqsClient.CreateQueue(t.Context(), &sqs.CreateQueueInput{QueueName: aws.String(bus)})
-	if err != nil {
-		t.Fatalf("creating the target queue in the SQS server at %s: %v", emu.sqs, err)
-	}
-	queueURL = aws.ToString(queue.QueueUrl)
-	t.Cleanup(func() {
-		_, _ = sqsClient.DeleteQueue(context.Background(), &sqs.DeleteQueueInput{QueueUrl: &queueURL})
-	})
-	attrs, err := sqsClient.GetQueueAttributes(t.Context(), &sqs.GetQueueAttributesInput{
-		QueueUrl: &queueURL, AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	queueARN = attrs.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
+	sqsClient = sqs.NewFromConfig(facetest.AWSConfig(emu.sqs, "test", awsRegion, nil))
+	queueURL, queueARN = facetest.SQSQueue(t, sqsClient, bus, nil)
 
 	started := time.Now()
-	for i, s := range steps {
-		if !t.Run(awsCLI+sep+s.op, s.run) {
-			// The later steps build on this one.
-			for _, rest := range steps[i:] {
-				rows = append(rows, row{SDK: awsCLI, Operation: rest.op, Status: statusFailed})
-			}
-			return rows, true
-		}
-		rows = append(rows, row{SDK: awsCLI, Operation: s.op, Status: statusTested})
-	}
+	rows = append(rows, runCLISteps(t, steps)...)
 	t.Logf("%d AWS CLI steps in %v", len(steps), time.Since(started).Round(time.Millisecond))
 	return rows, true
 }
@@ -303,4 +269,32 @@ func sameJSON(t *testing.T, what, got, want string) {
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("%s = %s, want %s", what, got, want)
 	}
+}
+
+// cliStep is one row of an AWS CLI run: an operation and the subtest that
+// calls it, which the later steps may build on.
+type cliStep struct {
+	op  string
+	run func(t *testing.T)
+}
+
+// runCLISteps runs steps in order as subtests and returns their rows:
+// tested, or failed for the first that fails and every step after it (they
+// build on it, so they do not run).
+func runCLISteps(t *testing.T, steps []cliStep) []row {
+	for i, s := range steps {
+		if !t.Run(awsCLI+sep+s.op, s.run) {
+			return append(cliRows(steps[:i], statusTested), cliRows(steps[i:], statusFailed)...)
+		}
+	}
+	return cliRows(steps, statusTested)
+}
+
+// cliRows are the table rows of steps, all with status.
+func cliRows(steps []cliStep, status string) []row {
+	rows := make([]row, len(steps))
+	for i, s := range steps {
+		rows[i] = row{SDK: awsCLI, Operation: s.op, Status: status}
+	}
+	return rows
 }

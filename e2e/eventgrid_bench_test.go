@@ -189,19 +189,26 @@ func BenchmarkEventGridPublishToWebhookLatency(b *testing.B) {
 func BenchmarkEventGridThroughputBatch100(b *testing.B) {
 	emu := testkit.Start(b, testkit.WithOptions(func(o *emulator.Options) { o.Clock = "real"; o.JournalCap = 10_000 }))
 	hook := newBenchWebhook(b, false)
-	topic := newBenchTopic(b, emu, hook.srv.URL, 100)
+	measureBatch100Throughput(b, hook, newBenchTopic(b, emu, hook.srv.URL, 100), benchEvents)
+}
+
+// measureBatch100Throughput publishes 1,000-event requests built by events
+// to target, whose one subscription (maxEventsPerBatch 100) delivers to
+// hook, then posts the same events in 100-event batches from a bare client
+// to a bare server, and reports both rates and their ratio.
+func measureBatch100Throughput(b *testing.B, hook *benchWebhook, target benchTopic, events func(first, n int) []byte) {
 	const perRequest = 1000
 	requests := max(1, b.N/perRequest)
 	bodies := make([][]byte, requests)
 	for i := range bodies {
-		bodies[i] = benchEvents(i*perRequest, perRequest)
+		bodies[i] = events(i*perRequest, perRequest)
 	}
 	total := int64(requests * perRequest)
 
 	b.ResetTimer()
 	start := time.Now()
 	for _, body := range bodies {
-		topic.publish(b, body)
+		target.publish(b, body)
 	}
 	for hook.events.Load() < total {
 		runtime.Gosched()
@@ -214,7 +221,7 @@ func BenchmarkEventGridThroughputBatch100(b *testing.B) {
 		bareEvents.Add(int64(bytes.Count(body, []byte(`"eventType"`))))
 		w.WriteHeader(http.StatusOK)
 	})
-	batch := benchEvents(0, 100)
+	batch := events(0, 100)
 	start = time.Now()
 	for range total / 100 {
 		post(b, bareClient, bareURL, batch)

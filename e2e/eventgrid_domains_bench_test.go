@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"runtime"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
@@ -51,41 +47,5 @@ func BenchmarkEventGridDomainThroughputBatch100(b *testing.B) {
 	}
 	domain := benchTopic{client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}},
 		url: emu.URL() + "/domains/bench/api/events?api-version=2018-01-01", key: *keys.Key1}
-	const perRequest = 1000
-	requests := max(1, b.N/perRequest)
-	bodies := make([][]byte, requests)
-	for i := range bodies {
-		bodies[i] = domainBenchEvents(i*perRequest, perRequest)
-	}
-	total := int64(requests * perRequest)
-
-	b.ResetTimer()
-	start := time.Now()
-	for _, body := range bodies {
-		domain.publish(b, body)
-	}
-	for hook.events.Load() < total {
-		runtime.Gosched()
-	}
-	emuElapsed := time.Since(start)
-
-	var bareEvents atomic.Int64
-	bareClient, bareURL := bareLoopback(b, func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		bareEvents.Add(int64(bytes.Count(body, []byte(`"eventType"`))))
-		w.WriteHeader(http.StatusOK)
-	})
-	batch := domainBenchEvents(0, 100)
-	start = time.Now()
-	for range total / 100 {
-		post(b, bareClient, bareURL, batch)
-	}
-	bareElapsed := time.Since(start)
-	b.StopTimer()
-
-	emuRate := float64(total) / emuElapsed.Seconds()
-	bareRate := float64(total) / bareElapsed.Seconds()
-	b.ReportMetric(emuRate, "events/s")
-	b.ReportMetric(bareRate, "bare-events/s")
-	b.ReportMetric(emuRate/bareRate, "ratio")
+	measureBatch100Throughput(b, hook, domain, domainBenchEvents)
 }

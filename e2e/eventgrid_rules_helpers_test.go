@@ -78,19 +78,6 @@ func egOffsets(entries []testkit.Entry, from time.Time) []time.Duration {
 	return out
 }
 
-// egSameDurations reports whether two lists are equal.
-func egSameDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // egBody decodes a delivery body that must be a JSON array of events.
 func egBody(t *testing.T, r fakes.Request) []map[string]any {
 	t.Helper()

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -39,42 +40,34 @@ func TestEG11_EG12_RetryPolicyRangesAndDefaults(t *testing.T) {
 // EG-11, EG-13: with maxDeliveryAttempts 3 the third failed attempt (the
 // first counts) ends delivery: MaxDeliveryAttemptsExceeded.
 func TestEG11_MaxDeliveryAttemptsEndsDelivery(t *testing.T) {
-	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
-	hook := fakes.NewWebhook(t, fakes.Always(500))
-	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{RetryPolicy: egRetry(3, 1440)})
-	start := emu.Now()
-	egPublish(t, emu, "orders", egEvents("o-1")...)
-	emu.Settle()
-	emu.Advance(time.Hour)
-	if got := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start); !egSameDurations(got, []time.Duration{0, 10 * time.Second, 40 * time.Second}) {
-		t.Fatalf("attempts at %v, want 0, 10s, 40s", got)
-	}
-	drops := emu.Drops(testkit.Filter{Subscription: "audit"})
-	if len(drops) != 1 || drops[0].Outcome != "MaxDeliveryAttemptsExceeded" || drops[0].Time.Sub(start) != 40*time.Second {
-		t.Fatalf("drops %+v, want MaxDeliveryAttemptsExceeded at the third attempt", drops)
-	}
+	egGivesUpAfterThreeAttempts(t, egRetry(3, 1440), "MaxDeliveryAttemptsExceeded", 40*time.Second)
 }
 
 // EG-12, EG-13: with eventTimeToLiveInMinutes 1 the event is given up as
 // TimeToLiveExceeded at the first attempt due after a minute (1m40s).
 func TestEG12_TimeToLiveEndsDelivery(t *testing.T) {
+	egGivesUpAfterThreeAttempts(t, egRetry(30, 1), "TimeToLiveExceeded", 100*time.Second)
+}
+
+// egGivesUpAfterThreeAttempts subscribes an always-failing webhook with retry,
+// publishes one event and checks the attempts at 0, 10 s and 40 s and the
+// one give-up, with outcome, at offset after publishing.
+func egGivesUpAfterThreeAttempts(t *testing.T, retry *armeventgrid.RetryPolicy, outcome string, offset time.Duration) {
 	t.Parallel()
 	emu := testkit.Start(t)
 	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
 	hook := fakes.NewWebhook(t, fakes.Always(500))
-	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{RetryPolicy: egRetry(30, 1)})
+	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{RetryPolicy: retry})
 	start := emu.Now()
 	egPublish(t, emu, "orders", egEvents("o-1")...)
 	emu.Settle()
 	emu.Advance(time.Hour)
-	if got := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start); !egSameDurations(got, []time.Duration{0, 10 * time.Second, 40 * time.Second}) {
+	if got := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start); !slices.Equal(got, []time.Duration{0, 10 * time.Second, 40 * time.Second}) {
 		t.Fatalf("attempts at %v, want 0, 10s, 40s", got)
 	}
 	drops := emu.Drops(testkit.Filter{Subscription: "audit"})
-	if len(drops) != 1 || drops[0].Outcome != "TimeToLiveExceeded" || drops[0].Time.Sub(start) != 100*time.Second {
-		t.Fatalf("drops %+v, want TimeToLiveExceeded at 1m40s", drops)
+	if len(drops) != 1 || drops[0].Outcome != outcome || drops[0].Time.Sub(start) != offset {
+		t.Fatalf("drops %+v, want %s at %v", drops, outcome, offset)
 	}
 }
 
@@ -100,7 +93,7 @@ func TestEG13_SeedExampleTTL30Minutes10Attempts(t *testing.T) {
 	emu.Advance(time.Second)
 	attempts := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start)
 	want := []time.Duration{0, 10 * time.Second, 40 * time.Second, 100 * time.Second, 400 * time.Second, 1000 * time.Second}
-	if !egSameDurations(attempts, want) {
+	if !slices.Equal(attempts, want) {
 		t.Fatalf("attempts at %v, want %v", attempts, want)
 	}
 	dead := emu.EventGridDeadLetters(testkit.Filter{Subscription: "audit"})

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -140,7 +141,7 @@ func TestEG8_StandardSchedule(t *testing.T) {
 		want = append(want, want[len(want)-1]+s)
 	}
 	got := egOffsets(emu.Deliveries(testkit.Filter{Subscription: "audit"}), start)
-	if !egSameDurations(got, want) {
+	if !slices.Equal(got, want) {
 		t.Fatalf("attempts at %v,\nwant %v", got, want)
 	}
 	drops := emu.Drops(testkit.Filter{Subscription: "audit"})
@@ -184,10 +185,10 @@ func TestEG9_JitterIsBoundedAndRepeatableWithASeed(t *testing.T) {
 			}
 			jittered = jittered || wait != step
 		}
-		if !egSameDurations(at, again[id]) {
+		if !slices.Equal(at, again[id]) {
 			t.Errorf("%s: seed 42 gave %v, then %v", id, at, again[id])
 		}
-		differs = differs || !egSameDurations(at, other[id])
+		differs = differs || !slices.Equal(at, other[id])
 	}
 	if !jittered || !differs {
 		t.Errorf("jitter changed nothing (jittered %v, seeds differ %v)", jittered, differs)

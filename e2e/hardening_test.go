@@ -21,6 +21,7 @@ import (
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -321,12 +322,7 @@ func TestInvalidDeadLetterDestinationsAreRefused(t *testing.T) {
 	hook := fakes.NewWebhook(t)
 	emu.CreateTopic("orders", nil)
 	arm := emu.ARM()
-	nsPoller, err := arm.NewNamespacesClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop",
-		armeventgrid.Namespace{Location: to.Ptr("westus")}, nil)
-	mustDone(t, nsPoller, err)
-	topicPoller, err := arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop", "orders",
-		armeventgrid.NamespaceTopic{Properties: &armeventgrid.NamespaceTopicProperties{InputSchema: to.Ptr(armeventgrid.EventInputSchemaCloudEventSchemaV10)}}, nil)
-	mustDone(t, topicPoller, err)
+	facetest.CreateNamespaceTopic(t, arm, testkit.ResourceGroup, "shop", "orders")
 
 	account := testkit.StorageAccountID("devstoreaccount1")
 	for _, c := range []struct{ name, resourceID, container, want string }{

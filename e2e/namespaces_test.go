@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/messaging"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	nsdeadletter "github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/deadletter"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -37,12 +37,7 @@ func namespaceQueueFlow(t *testing.T, emu *testkit.Emulator, az azurite) {
 	ctx := context.Background()
 	container := az.newContainer(t)
 	arm := emu.ARM()
-	nsPoller, err := arm.NewNamespacesClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop",
-		armeventgrid.Namespace{Location: to.Ptr("westus")}, nil)
-	mustDone(t, nsPoller, err)
-	topicPoller, err := arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop", "orders",
-		armeventgrid.NamespaceTopic{Properties: &armeventgrid.NamespaceTopicProperties{InputSchema: to.Ptr(armeventgrid.EventInputSchemaCloudEventSchemaV10)}}, nil)
-	mustDone(t, topicPoller, err)
+	facetest.CreateNamespaceTopic(t, arm, testkit.ResourceGroup, "shop", "orders")
 	subPoller, err := arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop", "orders", "billing",
 		armeventgrid.Subscription{Properties: &armeventgrid.SubscriptionProperties{
 			DeliveryConfiguration: &armeventgrid.DeliveryConfiguration{
@@ -62,7 +57,7 @@ func namespaceQueueFlow(t *testing.T, emu *testkit.Emulator, az azurite) {
 				},
 			},
 		}}, nil)
-	mustDone(t, subPoller, err)
+	facetest.Await(t, "creating subscription billing", subPoller, err)
 
 	sender := emu.NamespaceSender("shop", "orders")
 	event, err := messaging.NewCloudEvent("/shop", "Order.Placed", map[string]any{"id": 1}, nil)
@@ -100,15 +95,5 @@ func namespaceQueueFlow(t *testing.T, emu *testkit.Emulator, az azurite) {
 		if len(records) != 1 || records[0]["event"] == nil || records[0]["deadletterProperties"] == nil {
 			t.Fatalf("record = %v, want {event, deadletterProperties} (NS-4)", records)
 		}
-	}
-}
-
-func mustDone[T any](t *testing.T, p *runtime.Poller[T], err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.PollUntilDone(context.Background(), nil); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -45,16 +45,22 @@ const (
 // the same emulator in the same run (the baseline), and reports the ratio.
 func BenchmarkSQSPutEventsToReceive(b *testing.B) {
 	emu := testkit.Start(b, realClock)
+	benchPutEventsToReceive(b, emu, emu.SQS(), "")
+}
+
+// benchPutEventsToReceive runs the PutEvents → rule → queue pipeline on
+// queues "via-rule"+suffix and "direct"+suffix of client's server against
+// the SendMessageBatch baseline, and reports both rates and their ratio.
+func benchPutEventsToReceive(b *testing.B, emu *testkit.Emulator, client *sqs.Client, suffix string) {
 	ctx := context.Background()
-	client := emu.SQS()
+	viaRule := createBenchQueue(b, client, "via-rule"+suffix)
+	direct := createBenchQueue(b, client, "direct"+suffix)
 	eb := emu.EventBridge()
-	viaRule := createBenchQueue(b, client, "via-rule")
-	direct := createBenchQueue(b, client, "direct")
 	if _, err := eb.PutRule(ctx, &eventbridge.PutRuleInput{Name: aws.String("bench"), EventPattern: aws.String(`{"source":["bench"]}`)}); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := eb.PutTargets(ctx, &eventbridge.PutTargetsInput{Rule: aws.String("bench"), Targets: []ebtypes.Target{
-		{Id: aws.String("q"), Arn: aws.String("arn:aws:sqs:" + testkit.AWSRegion + ":" + testkit.AWSAccount + ":via-rule")},
+		{Id: aws.String("q"), Arn: aws.String("arn:aws:sqs:" + testkit.AWSRegion + ":" + testkit.AWSAccount + ":via-rule" + suffix)},
 	}}); err != nil {
 		b.Fatal(err)
 	}
@@ -220,44 +226,6 @@ func p50(d []time.Duration) time.Duration {
 func BenchmarkSQSExternalPutEventsToReceive(b *testing.B) {
 	endpoint := testenv.SQSEndpoint(b)
 	emu := testkit.Start(b, realClock, testkit.WithSQSEndpoint(endpoint))
-	ctx := context.Background()
-	client := emu.SQS() // points at the external server
-	suffix := fmt.Sprint(time.Now().UnixNano())
-	viaRule := createBenchQueue(b, client, "via-rule-"+suffix)
-	direct := createBenchQueue(b, client, "direct-"+suffix)
-	eb := emu.EventBridge()
-	if _, err := eb.PutRule(ctx, &eventbridge.PutRuleInput{Name: aws.String("bench"), EventPattern: aws.String(`{"source":["bench"]}`)}); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := eb.PutTargets(ctx, &eventbridge.PutTargetsInput{Rule: aws.String("bench"), Targets: []ebtypes.Target{
-		{Id: aws.String("q"), Arn: aws.String("arn:aws:sqs:" + testkit.AWSRegion + ":" + testkit.AWSAccount + ":via-rule-" + suffix)},
-	}}); err != nil {
-		b.Fatal(err)
-	}
-	entries := make([]ebtypes.PutEventsRequestEntry, 10)
-	batch := make([]sqstypes.SendMessageBatchRequestEntry, 10)
-	for i := range entries {
-		entries[i] = ebtypes.PutEventsRequestEntry{Source: aws.String("bench"), DetailType: aws.String("Tick"), Detail: aws.String(`{"order":{"id":"o-1","total":12.5}}`)}
-		batch[i] = sqstypes.SendMessageBatchRequestEntry{Id: aws.String(fmt.Sprint("m", i)), MessageBody: aws.String(`{"order":{"id":"o-1","total":12.5}}`)}
-	}
-	b.ResetTimer()
-	baseline := pipeline(b, client, direct, b.N, func() error {
-		out, err := client.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(direct), Entries: batch})
-		if err == nil && len(out.Failed) > 0 {
-			err = fmt.Errorf("%d entries failed", len(out.Failed))
-		}
-		return err
-	})
-	rate := pipeline(b, client, viaRule, b.N, func() error {
-		out, err := eb.PutEvents(ctx, &eventbridge.PutEventsInput{Entries: entries})
-		if err == nil && out.FailedEntryCount > 0 {
-			err = fmt.Errorf("%d entries failed", out.FailedEntryCount)
-		}
-		return err
-	})
-	b.StopTimer()
-	b.ReportMetric(rate, "events/s")
-	b.ReportMetric(baseline, "baseline-events/s")
-	b.ReportMetric(rate/baseline, "ratio")
-	reportRetries(b, emu)
+	// emu.SQS() points at the external server.
+	benchPutEventsToReceive(b, emu, emu.SQS(), fmt.Sprint("-", time.Now().UnixNano()))
 }

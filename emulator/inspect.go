@@ -276,35 +276,31 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	}
 	view := MetricsView{Journal: s.journal.Stats(), Routes: []engine.RouteMetrics{}}
 	for _, m := range s.engine.Metrics() {
-		if f.Route != "" && m.Route != f.Route {
-			continue
-		}
-		match := true
-		for k, v := range f.Labels {
-			if m.Labels[k] != v {
-				match = false
-			}
-		}
-		if match {
+		if routeMatches(f, m.Route, m.Labels) {
 			view.Routes = append(view.Routes, m)
 		}
 	}
 	view.Queues = []eventgrid.QueueMetrics{}
 	for _, m := range s.eventGrid.QueueMetrics() {
-		if f.Route != "" && m.Route != f.Route {
-			continue
-		}
-		match := true
-		for k, v := range f.Labels {
-			if m.Labels[k] != v {
-				match = false
-			}
-		}
-		if match {
+		if routeMatches(f, m.Route, m.Labels) {
 			view.Queues = append(view.Queues, m)
 		}
 	}
 	writeJSON(w, http.StatusOK, view)
+}
+
+// routeMatches reports whether the route with id route and labels passes
+// f's route and label conditions (the metrics views ignore its other ones).
+func routeMatches(f engine.Filter, route string, labels map[string]string) bool {
+	if f.Route != "" && route != f.Route {
+		return false
+	}
+	for k, v := range f.Labels {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Server) handleFaultsList(w http.ResponseWriter, _ *http.Request) {

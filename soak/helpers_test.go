@@ -27,17 +27,6 @@ func start(t *testing.T, settle time.Duration, opts ...testkit.Option) *testkit.
 	return testkit.Start(t, append([]testkit.Option{defaults}, opts...)...)
 }
 
-// accounted fails t unless m's books balance: every queued event is in
-// exactly one place.
-func accounted(t testing.TB, when string, m engine.RouteMetrics) {
-	t.Helper()
-	sum := m.Delivered + m.DeadLettered + m.Dropped + uint64(m.Pending) + uint64(m.Retrying) + uint64(m.InFlight) + uint64(m.AwaitingDeadLetter)
-	if m.Queued != sum {
-		t.Fatalf("%s: queued %d ≠ delivered %d + deadLettered %d + dropped %d + pending %d + retrying %d + inFlight %d + awaitingDeadLetter %d",
-			when, m.Queued, m.Delivered, m.DeadLettered, m.Dropped, m.Pending, m.Retrying, m.InFlight, m.AwaitingDeadLetter)
-	}
-}
-
 // ended reports whether every queued event of m has ended.
 func ended(m engine.RouteMetrics) bool {
 	return m.Pending+m.Retrying+m.InFlight+m.AwaitingDeadLetter == 0 && m.Delivered+m.DeadLettered+m.Dropped == m.Queued

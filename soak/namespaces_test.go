@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/messaging"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
@@ -15,26 +14,21 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
 // namespaceTopic creates namespace "shop" and its CloudEvents topic "orders".
 func namespaceTopic(t *testing.T, emu *testkit.Emulator) {
 	t.Helper()
-	ctx := context.Background()
-	arm := emu.ARM()
-	ns, err := arm.NewNamespacesClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop", armeventgrid.Namespace{Location: to.Ptr("westus")}, nil)
-	done(t, ns, err)
-	topic, err := arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(ctx, testkit.ResourceGroup, "shop", "orders",
-		armeventgrid.NamespaceTopic{Properties: &armeventgrid.NamespaceTopicProperties{InputSchema: to.Ptr(armeventgrid.EventInputSchemaCloudEventSchemaV10)}}, nil)
-	done(t, topic, err)
+	facetest.CreateNamespaceTopic(t, emu.ARM(), testkit.ResourceGroup, "shop", "orders")
 }
 
 func namespaceSubscription(t *testing.T, emu *testkit.Emulator, name string, delivery *armeventgrid.DeliveryConfiguration) {
 	t.Helper()
 	sub, err := emu.ARM().NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(context.Background(), testkit.ResourceGroup, "shop", "orders", name,
 		armeventgrid.Subscription{Properties: &armeventgrid.SubscriptionProperties{DeliveryConfiguration: delivery}}, nil)
-	done(t, sub, err)
+	facetest.Await(t, "creating the namespace subscription", sub, err)
 }
 
 // devDeadLetters dead-letters into container "dead" of the development
@@ -46,16 +40,6 @@ func devDeadLetters() *armeventgrid.DeadLetterWithResourceIdentity {
 			ResourceID: to.Ptr(testkit.StorageAccountID(azblobsink.DevAccountName)), BlobContainerName: to.Ptr("dead"),
 		},
 	}}
-}
-
-func done[T any](t *testing.T, p *runtime.Poller[T], err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.PollUntilDone(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // sendCloudEvents sends n CloudEvents to shop/orders, 100 per request, and
@@ -101,7 +85,7 @@ func TestSoakNamespacePushSubscriptionAlwaysFails(t *testing.T) {
 	})
 	all := sendCloudEvents(t, emu, "push", 500)
 	f := testkit.Filter{Labels: map[string]string{"namespace": "shop", "subscription": "push"}}
-	accounted(t, "after sending", emu.RouteMetrics(f))
+	facetest.Accounted(t, "after sending", emu.RouteMetrics(f))
 	advanceUntilEnded(t, emu, f, 5*time.Minute, 2*time.Hour)
 	// The face writes push dead letters itself (NS-7); the route counts them
 	// awaiting until the writer reports them written.

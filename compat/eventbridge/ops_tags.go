@@ -9,7 +9,7 @@ import (
 const maxTagsPerResource = 50
 
 // checkTags applies the model's constraints to a Tags member.
-func checkTags(v *awsjson.Violations, tags []tagShape, path string) {
+func checkTags(v *awsjson.Violations, tags []awsjson.Tag, path string) {
 	if len(tags) > maxTagsPerResource {
 		v.Add(ptr(fmt.Sprintf("[%d tags]", len(tags))), path, awsjson.MaxLength(maxTagsPerResource))
 	}
@@ -28,8 +28,8 @@ func checkTags(v *awsjson.Violations, tags []tagShape, path string) {
 
 // mergeTags sets tags on a resource's list: an existing key is overwritten
 // in place, a new one appended.
-func mergeTags(existing, tags []tagShape) []tagShape {
-	out := append([]tagShape(nil), existing...)
+func mergeTags(existing, tags []awsjson.Tag) []awsjson.Tag {
+	out := append([]awsjson.Tag(nil), existing...)
 	for _, tg := range tags {
 		replaced := false
 		for i := range out {
@@ -39,7 +39,7 @@ func mergeTags(existing, tags []tagShape) []tagShape {
 			}
 		}
 		if !replaced {
-			out = append(out, tagShape{Key: tg.Key, Value: tg.Value})
+			out = append(out, awsjson.Tag{Key: tg.Key, Value: tg.Value})
 		}
 	}
 	return out
@@ -51,7 +51,7 @@ type taggable struct {
 	arn string
 }
 
-func (r taggable) tags() []tagShape { return r.t.tags[r.arn] }
+func (r taggable) tags() []awsjson.Tag { return r.t.tags[r.arn] }
 
 // findTaggable resolves the input's resource ARN. Only buses and rules take
 // tags.
@@ -125,5 +125,5 @@ func (s *Service) untagResource(_ *call, in *tagResourceInput, res taggable) (an
 }
 
 func (s *Service) listTagsForResource(_ *call, _ *tagResourceInput, res taggable) (any, error) {
-	return listTagsOutput{Tags: append([]tagShape{}, res.tags()...)}, nil
+	return listTagsOutput{Tags: append([]awsjson.Tag{}, res.tags()...)}, nil
 }

@@ -7,13 +7,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
@@ -25,16 +24,9 @@ func TestMissingQueueDeadLetterSaysWhatSQSSays(t *testing.T) {
 	endpoint := testenv.SQSEndpoint(t)
 	h := newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
 	c := ctx(t)
-	client := sqs.New(sqs.Options{
-		BaseEndpoint: aws.String(endpoint), Region: region, RetryMaxAttempts: 1,
-		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""),
-	})
+	client := sqs.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
 	suffix := fmt.Sprint(time.Now().UnixNano())
-	dlq := must[*sqs.CreateQueueOutput](t)(client.CreateQueue(c, &sqs.CreateQueueInput{QueueName: aws.String("gb-missing-dlq-" + suffix)}))
-	t.Cleanup(func() { _, _ = client.DeleteQueue(c, &sqs.DeleteQueueInput{QueueUrl: dlq.QueueUrl}) })
-	attrs := must[*sqs.GetQueueAttributesOutput](t)(client.GetQueueAttributes(c, &sqs.GetQueueAttributesInput{
-		QueueUrl: dlq.QueueUrl, AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn}}))
-	dlqArn := attrs.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
+	dlqURL, dlqArn := facetest.SQSQueue(t, client, "gb-missing-dlq-"+suffix, nil)
 	missing := strings.TrimSuffix(dlqArn, "gb-missing-dlq-"+suffix) + "gb-never-created-" + suffix
 
 	putRule(t, h, "r", "", orderPattern)
@@ -45,7 +37,7 @@ func TestMissingQueueDeadLetterSaysWhatSQSSays(t *testing.T) {
 	h.clock.Advance(time.Second)
 
 	out := must[*sqs.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqs.ReceiveMessageInput{
-		QueueUrl: dlq.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 2, MessageAttributeNames: []string{"All"},
+		QueueUrl: aws.String(dlqURL), MaxNumberOfMessages: 10, WaitTimeSeconds: 2, MessageAttributeNames: []string{"All"},
 	}))
 	if len(out.Messages) != 1 {
 		t.Fatalf("%d dead letters, want 1", len(out.Messages))

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -15,6 +14,7 @@ import (
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
@@ -25,21 +25,11 @@ func TestRealSQS(t *testing.T) {
 	endpoint := testenv.SQSEndpoint(t)
 	h := newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
 	c := ctx(t)
-	client := sqs.New(sqs.Options{
-		BaseEndpoint: aws.String(endpoint), Region: region, RetryMaxAttempts: 1,
-		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""),
-	})
+	client := sqs.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
 	suffix := fmt.Sprint(time.Now().UnixNano())
-	queue := func(name string, attrs map[string]string) (url, arn string) {
-		out := must[*sqs.CreateQueueOutput](t)(client.CreateQueue(c, &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs}))
-		a := must[*sqs.GetQueueAttributesOutput](t)(client.GetQueueAttributes(c, &sqs.GetQueueAttributesInput{
-			QueueUrl: out.QueueUrl, AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn}}))
-		t.Cleanup(func() { _, _ = client.DeleteQueue(c, &sqs.DeleteQueueInput{QueueUrl: out.QueueUrl}) })
-		return aws.ToString(out.QueueUrl), a.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
-	}
-	targetURL, targetArn := queue("gb-target-"+suffix, nil)
-	dlqURL, dlqQueueArn := queue("gb-dlq-"+suffix, nil)
-	fifoURL, fifoArn := queue("gb-fifo-"+suffix+".fifo", map[string]string{"FifoQueue": "true"})
+	targetURL, targetArn := facetest.SQSQueue(t, client, "gb-target-"+suffix, nil)
+	dlqURL, dlqQueueArn := facetest.SQSQueue(t, client, "gb-dlq-"+suffix, nil)
+	fifoURL, fifoArn := facetest.SQSQueue(t, client, "gb-fifo-"+suffix+".fifo", map[string]string{"FifoQueue": "true"})
 
 	ruleArn := putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r",

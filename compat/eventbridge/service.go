@@ -2,11 +2,12 @@ package eventbridge
 
 import (
 	"context"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
 
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"

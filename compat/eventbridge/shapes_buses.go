@@ -3,38 +3,38 @@ package eventbridge
 import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 
 type createEventBusInput struct {
-	Name             *string           `json:"Name"`
-	EventSourceName  *string           `json:"EventSourceName"`
-	Description      *string           `json:"Description"`
-	KmsKeyIdentifier *string           `json:"KmsKeyIdentifier"`
-	DeadLetterConfig *deadLetterConfig `json:"DeadLetterConfig"`
-	LogConfig        *logConfig        `json:"LogConfig"`
-	Tags             []tagShape        `json:"Tags"`
+	Name             *string                   `json:"Name"`
+	EventSourceName  *string                   `json:"EventSourceName"`
+	Description      *string                   `json:"Description"`
+	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier"`
+	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig"`
+	LogConfig        *logConfig                `json:"LogConfig"`
+	Tags             []awsjson.Tag             `json:"Tags"`
 }
 
 type createEventBusOutput struct {
-	EventBusArn      string            `json:"EventBusArn"`
-	Description      *string           `json:"Description,omitempty"`
-	KmsKeyIdentifier *string           `json:"KmsKeyIdentifier,omitempty"`
-	DeadLetterConfig *deadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	LogConfig        *logConfig        `json:"LogConfig,omitempty"`
+	EventBusArn      string                    `json:"EventBusArn"`
+	Description      *string                   `json:"Description,omitempty"`
+	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier,omitempty"`
+	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
+	LogConfig        *logConfig                `json:"LogConfig,omitempty"`
 }
 
 type updateEventBusInput struct {
-	Name             *string           `json:"Name"`
-	Description      *string           `json:"Description"`
-	KmsKeyIdentifier *string           `json:"KmsKeyIdentifier"`
-	DeadLetterConfig *deadLetterConfig `json:"DeadLetterConfig"`
-	LogConfig        *logConfig        `json:"LogConfig"`
+	Name             *string                   `json:"Name"`
+	Description      *string                   `json:"Description"`
+	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier"`
+	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig"`
+	LogConfig        *logConfig                `json:"LogConfig"`
 }
 
 type updateEventBusOutput struct {
-	Arn              string            `json:"Arn"`
-	Name             string            `json:"Name"`
-	Description      *string           `json:"Description,omitempty"`
-	KmsKeyIdentifier *string           `json:"KmsKeyIdentifier,omitempty"`
-	DeadLetterConfig *deadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	LogConfig        *logConfig        `json:"LogConfig,omitempty"`
+	Arn              string                    `json:"Arn"`
+	Name             string                    `json:"Name"`
+	Description      *string                   `json:"Description,omitempty"`
+	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier,omitempty"`
+	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
+	LogConfig        *logConfig                `json:"LogConfig,omitempty"`
 }
 
 type nameInput struct {
@@ -42,15 +42,15 @@ type nameInput struct {
 }
 
 type describeEventBusOutput struct {
-	Name             string             `json:"Name"`
-	Arn              string             `json:"Arn"`
-	Description      *string            `json:"Description,omitempty"`
-	KmsKeyIdentifier *string            `json:"KmsKeyIdentifier,omitempty"`
-	DeadLetterConfig *deadLetterConfig  `json:"DeadLetterConfig,omitempty"`
-	Policy           *string            `json:"Policy,omitempty"`
-	LogConfig        *logConfig         `json:"LogConfig,omitempty"`
-	CreationTime     *awsjson.Timestamp `json:"CreationTime,omitempty"`
-	LastModifiedTime *awsjson.Timestamp `json:"LastModifiedTime,omitempty"`
+	Name             string                    `json:"Name"`
+	Arn              string                    `json:"Arn"`
+	Description      *string                   `json:"Description,omitempty"`
+	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier,omitempty"`
+	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
+	Policy           *string                   `json:"Policy,omitempty"`
+	LogConfig        *logConfig                `json:"LogConfig,omitempty"`
+	CreationTime     *awsjson.Timestamp        `json:"CreationTime,omitempty"`
+	LastModifiedTime *awsjson.Timestamp        `json:"LastModifiedTime,omitempty"`
 }
 
 type listEventBusesInput struct {

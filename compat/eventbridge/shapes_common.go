@@ -5,17 +5,6 @@ import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 // Wire shapes shared by several operations. Member names are the model's,
 // exactly: the SDKs match them case-sensitively and drop anything else.
 
-// tagShape is a resource tag.
-type tagShape struct {
-	Key   *string `json:"Key,omitempty"`
-	Value *string `json:"Value,omitempty"`
-}
-
-// deadLetterConfig names an SQS queue by ARN.
-type deadLetterConfig struct {
-	Arn *string `json:"Arn,omitempty"`
-}
-
 // logConfig is an event bus's logging configuration.
 type logConfig struct {
 	IncludeDetail *string `json:"IncludeDetail,omitempty"`

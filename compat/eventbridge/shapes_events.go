@@ -38,11 +38,11 @@ type testEventPatternOutput struct {
 }
 
 type tagResourceInput struct {
-	ResourceARN *string    `json:"ResourceARN"`
-	Tags        []tagShape `json:"Tags"`
-	TagKeys     []*string  `json:"TagKeys"`
+	ResourceARN *string       `json:"ResourceARN"`
+	Tags        []awsjson.Tag `json:"Tags"`
+	TagKeys     []*string     `json:"TagKeys"`
 }
 
 type listTagsOutput struct {
-	Tags []tagShape `json:"Tags"`
+	Tags []awsjson.Tag `json:"Tags"`
 }

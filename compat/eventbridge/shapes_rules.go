@@ -1,16 +1,20 @@
 package eventbridge
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+)
 
 type putRuleInput struct {
-	Name               *string    `json:"Name"`
-	EventBusName       *string    `json:"EventBusName"`
-	EventPattern       *string    `json:"EventPattern"`
-	ScheduleExpression *string    `json:"ScheduleExpression"`
-	State              *string    `json:"State"`
-	Description        *string    `json:"Description"`
-	RoleArn            *string    `json:"RoleArn"`
-	Tags               []tagShape `json:"Tags"`
+	Name               *string       `json:"Name"`
+	EventBusName       *string       `json:"EventBusName"`
+	EventPattern       *string       `json:"EventPattern"`
+	ScheduleExpression *string       `json:"ScheduleExpression"`
+	State              *string       `json:"State"`
+	Description        *string       `json:"Description"`
+	RoleArn            *string       `json:"RoleArn"`
+	Tags               []awsjson.Tag `json:"Tags"`
 }
 
 type putRuleOutput struct {
@@ -55,40 +59,23 @@ type listRulesOutput struct {
 // ListTargetsByRule returns only the members that were set. Parameters
 // GridBridge does not act on are kept as raw JSON.
 type targetShape struct {
-	Id                          *string           `json:"Id,omitempty"`
-	Arn                         *string           `json:"Arn,omitempty"`
-	RoleArn                     *string           `json:"RoleArn,omitempty"`
-	Input                       *string           `json:"Input,omitempty"`
-	InputPath                   *string           `json:"InputPath,omitempty"`
-	InputTransformer            *inputTransformer `json:"InputTransformer,omitempty"`
-	RetryPolicy                 *retryPolicy      `json:"RetryPolicy,omitempty"`
-	DeadLetterConfig            *deadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	SqsParameters               *sqsParameters    `json:"SqsParameters,omitempty"`
-	HttpParameters              *httpParameters   `json:"HttpParameters,omitempty"`
-	KinesisParameters           json.RawMessage   `json:"KinesisParameters,omitempty"`
-	RunCommandParameters        json.RawMessage   `json:"RunCommandParameters,omitempty"`
-	EcsParameters               json.RawMessage   `json:"EcsParameters,omitempty"`
-	BatchParameters             json.RawMessage   `json:"BatchParameters,omitempty"`
-	RedshiftDataParameters      json.RawMessage   `json:"RedshiftDataParameters,omitempty"`
-	SageMakerPipelineParameters json.RawMessage   `json:"SageMakerPipelineParameters,omitempty"`
-	AppSyncParameters           json.RawMessage   `json:"AppSyncParameters,omitempty"`
-}
-
-// inputTransformer is a target's template and the paths that fill it.
-type inputTransformer struct {
-	InputPathsMap map[string]string `json:"InputPathsMap,omitempty"`
-	InputTemplate *string           `json:"InputTemplate,omitempty"`
-}
-
-// retryPolicy is a target's retry limits.
-type retryPolicy struct {
-	MaximumRetryAttempts     *int32 `json:"MaximumRetryAttempts,omitempty"`
-	MaximumEventAgeInSeconds *int32 `json:"MaximumEventAgeInSeconds,omitempty"`
-}
-
-// sqsParameters carries the FIFO message group of an SQS target.
-type sqsParameters struct {
-	MessageGroupId *string `json:"MessageGroupId,omitempty"`
+	Id                          *string                   `json:"Id,omitempty"`
+	Arn                         *string                   `json:"Arn,omitempty"`
+	RoleArn                     *string                   `json:"RoleArn,omitempty"`
+	Input                       *string                   `json:"Input,omitempty"`
+	InputPath                   *string                   `json:"InputPath,omitempty"`
+	InputTransformer            *awsjson.InputTransformer `json:"InputTransformer,omitempty"`
+	RetryPolicy                 *awsjson.RetryPolicy      `json:"RetryPolicy,omitempty"`
+	DeadLetterConfig            *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
+	SqsParameters               *awsjson.SQSParameters    `json:"SqsParameters,omitempty"`
+	HttpParameters              *httpParameters           `json:"HttpParameters,omitempty"`
+	KinesisParameters           json.RawMessage           `json:"KinesisParameters,omitempty"`
+	RunCommandParameters        json.RawMessage           `json:"RunCommandParameters,omitempty"`
+	EcsParameters               json.RawMessage           `json:"EcsParameters,omitempty"`
+	BatchParameters             json.RawMessage           `json:"BatchParameters,omitempty"`
+	RedshiftDataParameters      json.RawMessage           `json:"RedshiftDataParameters,omitempty"`
+	SageMakerPipelineParameters json.RawMessage           `json:"SageMakerPipelineParameters,omitempty"`
+	AppSyncParameters           json.RawMessage           `json:"AppSyncParameters,omitempty"`
 }
 
 // httpParameters shape an API destination or API Gateway request.

@@ -26,7 +26,7 @@ type tenant struct {
 	apiDestinations map[string]*apiDestination
 	// tags by resource ARN; the default bus's survive because it is never
 	// deleted, while a deleted rule or bus takes its tags with it.
-	tags map[string][]tagShape
+	tags map[string][]awsjson.Tag
 }
 
 // tenantLocked returns the tenant of key, creating it with its default bus
@@ -42,7 +42,7 @@ func (s *Service) tenantLocked(key tenantKey) *tenant {
 		replays:         make(map[string]*replay),
 		connections:     make(map[string]*connection),
 		apiDestinations: make(map[string]*apiDestination),
-		tags:            make(map[string][]tagShape),
+		tags:            make(map[string][]awsjson.Tag),
 	}
 	t.buses[defaultBus] = newBus(key, defaultBus, s.clock.Now())
 	s.tenants[key] = t
@@ -74,7 +74,7 @@ type bus struct {
 	name, arn   string
 	description *string
 	kmsKey      *string
-	deadLetter  *deadLetterConfig
+	deadLetter  *awsjson.DeadLetterConfig
 	logConfig   *logConfig
 	created     time.Time
 	modified    time.Time

@@ -2,6 +2,7 @@ package eventgrid_test
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -31,18 +32,6 @@ func offsets(entries []engine.Entry) []time.Duration {
 	return out
 }
 
-func sameDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // EG-8, EG-4: a webhook answering 503, 503, 200 gets attempts at +0, +10 s
 // and +40 s of cloud time, aeg-delivery-count 0, 1, 2; jitter is off
 // (EG-9), and the test takes milliseconds.
@@ -58,7 +47,7 @@ func TestRetryFollowsStandardSchedule_EG8(t *testing.T) {
 	h.clock.Advance(30 * time.Second)
 
 	attempts := h.attempts("retrying")
-	if got, want := offsets(attempts), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !sameDurations(got, want) {
+	if got, want := offsets(attempts), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !slices.Equal(got, want) {
 		t.Fatalf("attempts at %v, want %v", got, want)
 	}
 	for i, want := range []string{"Busy", "Busy", "Success"} {
@@ -117,7 +106,7 @@ func TestTimeToLiveCheckedAtNextAttempt_EG14(t *testing.T) {
 	})
 	h.publishOne("orders")
 	h.clock.Advance(time.Hour)
-	if got, want := offsets(h.attempts("short-lived")), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !sameDurations(got, want) {
+	if got, want := offsets(h.attempts("short-lived")), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !slices.Equal(got, want) {
 		t.Fatalf("attempts at %v, want %v", got, want)
 	}
 	drops := h.entries("drop", "short-lived")

@@ -9,14 +9,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	schedsdk "github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 	"github.com/aws/smithy-go"
-	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/scheduler"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -48,8 +47,8 @@ type busCall struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	clock := engine.NewVirtualClock(t0, 0)
-	h := &harness{t: t, clock: clock, engine: engine.New(clock, engine.NewJournal(0)), sqs: engine.NewMemorySink()}
+	env := facetest.New(t, facetest.Options{Start: t0})
+	h := &harness{t: t, clock: env.Clock, engine: env.Engine, sqs: engine.NewMemorySink()}
 	svc := scheduler.New(scheduler.Config{
 		Engine: h.engine, SQS: h.sqs, Seed: 7,
 		PutEvent: func(_ context.Context, busArn string, ev scheduler.BusEvent) error {
@@ -62,24 +61,13 @@ func newHarness(t testing.TB) *harness {
 			return nil
 		},
 	})
-	r := mux.NewRouter()
-	svc.Register(r)
-	h.server = httptest.NewServer(r)
-	t.Cleanup(h.server.Close)
-	h.client = schedsdk.New(schedsdk.Options{
-		BaseEndpoint: aws.String(h.server.URL), Region: "us-east-1",
-		Credentials:      credentials.NewStaticCredentialsProvider(account, "secret", ""),
-		HTTPClient:       h.server.Client(),
-		RetryMaxAttempts: 1,
-	})
+	svc.Register(env.Router)
+	h.server = env.ServeHTTP(t)
+	h.client = schedsdk.NewFromConfig(facetest.AWSConfig(h.server.URL, account, "us-east-1", h.server.Client()))
 	return h
 }
 
-func ctx(t testing.TB) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
 func (h *harness) advance(d time.Duration) {
 	h.clock.Advance(d)

@@ -19,8 +19,8 @@ func (s *Service) createGroup(c *call) (any, *apiError) {
 		return nil, err
 	}
 	var in struct {
-		ClientToken *string `json:"ClientToken"`
-		Tags        []tag   `json:"Tags"`
+		ClientToken *string       `json:"ClientToken"`
+		Tags        []awsjson.Tag `json:"Tags"`
 	}
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (s *Service) createGroup(c *call) (any, *apiError) {
 	return map[string]string{"ScheduleGroupArn": g.arn}, nil
 }
 
-func checkTags(in []tag) (map[string]string, *apiError) {
+func checkTags(in []awsjson.Tag) (map[string]string, *apiError) {
 	if len(in) > maxTags {
 		return nil, validation("1 validation error detected: Value at 'tags' failed to satisfy constraint: Member must have length less than or equal to %d", maxTags)
 	}
@@ -155,16 +155,16 @@ func (s *Service) listTags(c *call) (any, *apiError) {
 	if err != nil {
 		return nil, err
 	}
-	out := []tag{}
+	out := []awsjson.Tag{}
 	for _, k := range sortedNames(g.tags) {
-		out = append(out, tag{Key: strPtr(k), Value: strPtr(g.tags[k])})
+		out = append(out, awsjson.Tag{Key: strPtr(k), Value: strPtr(g.tags[k])})
 	}
-	return map[string][]tag{"Tags": out}, nil
+	return map[string][]awsjson.Tag{"Tags": out}, nil
 }
 
 func (s *Service) tagResource(c *call) (any, *apiError) {
 	var in struct {
-		Tags []tag `json:"Tags"`
+		Tags []awsjson.Tag `json:"Tags"`
 	}
 	if err := c.decode(&in); err != nil {
 		return nil, err

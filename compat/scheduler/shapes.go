@@ -10,19 +10,6 @@ type flexibleTimeWindow struct {
 	MaximumWindowInMinutes *int32 `json:"MaximumWindowInMinutes,omitempty"`
 }
 
-type retryPolicy struct {
-	MaximumEventAgeInSeconds *int32 `json:"MaximumEventAgeInSeconds,omitempty"`
-	MaximumRetryAttempts     *int32 `json:"MaximumRetryAttempts,omitempty"`
-}
-
-type deadLetterConfig struct {
-	Arn *string `json:"Arn,omitempty"`
-}
-
-type sqsParameters struct {
-	MessageGroupId *string `json:"MessageGroupId,omitempty"`
-}
-
 type eventBridgeParameters struct {
 	DetailType *string `json:"DetailType,omitempty"`
 	Source     *string `json:"Source,omitempty"`
@@ -31,16 +18,16 @@ type eventBridgeParameters struct {
 // targetShape keeps the parameters GridBridge does not act on (ECS,
 // Kinesis, SageMaker) as they came, so GetSchedule gives them back.
 type targetShape struct {
-	Arn                         *string                `json:"Arn,omitempty"`
-	RoleArn                     *string                `json:"RoleArn,omitempty"`
-	Input                       *string                `json:"Input,omitempty"`
-	RetryPolicy                 *retryPolicy           `json:"RetryPolicy,omitempty"`
-	DeadLetterConfig            *deadLetterConfig      `json:"DeadLetterConfig,omitempty"`
-	SqsParameters               *sqsParameters         `json:"SqsParameters,omitempty"`
-	EventBridgeParameters       *eventBridgeParameters `json:"EventBridgeParameters,omitempty"`
-	EcsParameters               any                    `json:"EcsParameters,omitempty"`
-	KinesisParameters           any                    `json:"KinesisParameters,omitempty"`
-	SageMakerPipelineParameters any                    `json:"SageMakerPipelineParameters,omitempty"`
+	Arn                         *string                   `json:"Arn,omitempty"`
+	RoleArn                     *string                   `json:"RoleArn,omitempty"`
+	Input                       *string                   `json:"Input,omitempty"`
+	RetryPolicy                 *awsjson.RetryPolicy      `json:"RetryPolicy,omitempty"`
+	DeadLetterConfig            *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
+	SqsParameters               *awsjson.SQSParameters    `json:"SqsParameters,omitempty"`
+	EventBridgeParameters       *eventBridgeParameters    `json:"EventBridgeParameters,omitempty"`
+	EcsParameters               any                       `json:"EcsParameters,omitempty"`
+	KinesisParameters           any                       `json:"KinesisParameters,omitempty"`
+	SageMakerPipelineParameters any                       `json:"SageMakerPipelineParameters,omitempty"`
 }
 
 // scheduleInput is the body of CreateSchedule and UpdateSchedule.
@@ -95,11 +82,6 @@ type groupOutput struct {
 	LastModificationDate awsjson.Timestamp `json:"LastModificationDate"`
 	Name                 string            `json:"Name"`
 	State                string            `json:"State"`
-}
-
-type tag struct {
-	Key   *string `json:"Key,omitempty"`
-	Value *string `json:"Value,omitempty"`
 }
 
 func deref(s *string) string {

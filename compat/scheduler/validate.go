@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
 )
 
@@ -123,7 +124,7 @@ func validateSchedule(in scheduleInput, now time.Time) (settings, *apiError) {
 		return st, err
 	}
 	st.retry = lim
-	st.in.Target.RetryPolicy = &retryPolicy{MaximumEventAgeInSeconds: &lim.maxAgeSeconds, MaximumRetryAttempts: &lim.maxAttempts}
+	st.in.Target.RetryPolicy = &awsjson.RetryPolicy{MaximumEventAgeInSeconds: &lim.maxAgeSeconds, MaximumRetryAttempts: &lim.maxAttempts}
 	return st, nil
 }
 
@@ -201,7 +202,7 @@ func checkTarget(t *targetShape) (targetKind, *apiError) {
 	return kind, nil
 }
 
-func checkRetry(p *retryPolicy) (retryLimits, *apiError) {
+func checkRetry(p *awsjson.RetryPolicy) (retryLimits, *apiError) {
 	lim := retryLimits{maxAttempts: retry.DefaultMaximumRetryAttempts, maxAgeSeconds: retry.DefaultMaximumEventAgeInSeconds}
 	if p == nil {
 		return lim, nil

@@ -6,15 +6,14 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
-	"github.com/gorilla/mux"
 
 	"net/http/httptest"
 
 	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // t0 is where every test's virtual clock starts.
@@ -37,32 +36,19 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	clock := engine.NewVirtualClock(t0, 0)
-	store := sqs.NewStore(clock)
-	r := mux.NewRouter()
-	sqs.New(store).Register(r)
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-	h := &harness{t: t, clock: clock, store: store, server: srv}
+	env := facetest.New(t, facetest.Options{Start: t0})
+	store := sqs.NewStore(env.Clock)
+	sqs.New(store).Register(env.Router)
+	h := &harness{t: t, clock: env.Clock, store: store, server: env.ServeHTTP(t)}
 	h.client = h.clientFor(account, region)
 	return h
 }
 
 func (h *harness) clientFor(accessKey, region string) *sqssdk.Client {
-	return sqssdk.New(sqssdk.Options{
-		BaseEndpoint:     aws.String(h.server.URL),
-		Region:           region,
-		Credentials:      credentials.NewStaticCredentialsProvider(accessKey, "secret", ""),
-		HTTPClient:       h.server.Client(),
-		RetryMaxAttempts: 1,
-	})
+	return sqssdk.NewFromConfig(facetest.AWSConfig(h.server.URL, accessKey, region, h.server.Client()))
 }
 
-func ctx(t testing.TB) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
 // createQueue creates a queue through the SDK and returns its URL.
 func (h *harness) createQueue(name string, attrs map[string]string) string {

@@ -37,15 +37,16 @@ func (s *Service) sendMessage(c *call) (any, error) {
 
 // checkBatch applies SQS's rules for a batch's entry ids: 1 to 10 entries,
 // each id distinct, alphanumeric with hyphens and underscores, at most 80.
-func checkBatch(ids []string) error {
+func checkBatch[E any](entries []E, entryID func(E) string) error {
 	switch {
-	case len(ids) == 0:
+	case len(entries) == 0:
 		return errEmptyBatch()
-	case len(ids) > maxBatchEntries:
-		return errTooManyEntries(len(ids))
+	case len(entries) > maxBatchEntries:
+		return errTooManyEntries(len(entries))
 	}
-	seen := make(map[string]bool, len(ids))
-	for _, id := range ids {
+	seen := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		id := entryID(e)
 		if id == "" || len(id) > 80 || !isIDChars(id) {
 			return errInvalidBatchEntryID()
 		}
@@ -55,6 +56,25 @@ func checkBatch(ids []string) error {
 		seen[id] = true
 	}
 	return nil
+}
+
+// idBatch checks a batch whose results are only entry ids (DeleteMessageBatch,
+// ChangeMessageVisibilityBatch), applies do to each entry, and lists each
+// under Successful or, with do's error, under Failed; entryTag is the
+// operation's XML result element.
+func idBatch[E any](entries []E, entryID func(E) string, entryTag string, do func(E) error) (any, error) {
+	if err := checkBatch(entries, entryID); err != nil {
+		return nil, err
+	}
+	out := idBatchOutput{Successful: []idEntry{}, Failed: []batchErrorEntry{}, entryTag: entryTag}
+	for _, e := range entries {
+		if err := do(e); err != nil {
+			out.Failed = append(out.Failed, batchError(entryID(e), err))
+			continue
+		}
+		out.Successful = append(out.Successful, idEntry{Id: entryID(e)})
+	}
+	return out, nil
 }
 
 func batchError(id string, err error) batchErrorEntry {
@@ -74,16 +94,14 @@ func (s *Service) sendMessageBatch(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(in.Entries))
 	size := 0
-	for i, e := range in.Entries {
-		ids[i] = e.Id
+	for _, e := range in.Entries {
 		if e.MessageBody != nil {
 			size += len(*e.MessageBody)
 		}
 		size += attributesSize(e.MessageAttributes)
 	}
-	if err := checkBatch(ids); err != nil {
+	if err := checkBatch(in.Entries, func(e sendBatchEntry) string { return e.Id }); err != nil {
 		return nil, err
 	}
 	if size > maxMessageSize {
@@ -216,22 +234,9 @@ func (s *Service) deleteMessageBatch(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(in.Entries))
-	for i, e := range in.Entries {
-		ids[i] = e.Id
-	}
-	if err := checkBatch(ids); err != nil {
-		return nil, err
-	}
-	out := idBatchOutput{Successful: []idEntry{}, Failed: []batchErrorEntry{}, entryTag: "DeleteMessageBatchResultEntry"}
-	for _, e := range in.Entries {
-		if err := q.deleteMessage(e.ReceiptHandle); err != nil {
-			out.Failed = append(out.Failed, batchError(e.Id, err))
-			continue
-		}
-		out.Successful = append(out.Successful, idEntry{Id: e.Id})
-	}
-	return out, nil
+	return idBatch(in.Entries, func(e deleteBatchEntry) string { return e.Id }, "DeleteMessageBatchResultEntry", func(e deleteBatchEntry) error {
+		return q.deleteMessage(e.ReceiptHandle)
+	})
 }
 
 func (s *Service) changeMessageVisibility(c *call) (any, error) {
@@ -258,27 +263,10 @@ func (s *Service) changeMessageVisibilityBatch(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(in.Entries))
-	for i, e := range in.Entries {
-		ids[i] = e.Id
-	}
-	if err := checkBatch(ids); err != nil {
-		return nil, err
-	}
-	out := idBatchOutput{Successful: []idEntry{}, Failed: []batchErrorEntry{}, entryTag: "ChangeMessageVisibilityBatchResultEntry"}
-	for _, e := range in.Entries {
-		err := errMissingParameter("VisibilityTimeout")
-		if e.VisibilityTimeout != nil {
-			err = nil
-			if cerr := q.changeVisibility(e.ReceiptHandle, *durationPtr(e.VisibilityTimeout)); cerr != nil {
-				err = cerr.(*apiError)
-			}
+	return idBatch(in.Entries, func(e changeVisibilityBatchEntry) string { return e.Id }, "ChangeMessageVisibilityBatchResultEntry", func(e changeVisibilityBatchEntry) error {
+		if e.VisibilityTimeout == nil {
+			return errMissingParameter("VisibilityTimeout")
 		}
-		if err != nil {
-			out.Failed = append(out.Failed, batchError(e.Id, err))
-			continue
-		}
-		out.Successful = append(out.Successful, idEntry{Id: e.Id})
-	}
-	return out, nil
+		return q.changeVisibility(e.ReceiptHandle, *durationPtr(e.VisibilityTimeout))
+	})
 }

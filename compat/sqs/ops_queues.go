@@ -122,11 +122,7 @@ func page(queues []*Queue, token string, maxResults *int, c *call) ([]string, st
 }
 
 func (s *Service) deleteQueue(c *call) (any, error) {
-	var in queueURLInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
+	q, err := s.addressedQueue(c)
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +131,7 @@ func (s *Service) deleteQueue(c *call) (any, error) {
 }
 
 func (s *Service) purgeQueue(c *call) (any, error) {
-	var in queueURLInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
+	q, err := s.addressedQueue(c)
 	if err != nil {
 		return nil, err
 	}
@@ -174,4 +166,14 @@ func (s *Service) listDeadLetterSourceQueues(c *call) (any, error) {
 		urls = []string{}
 	}
 	return deadLetterSourcesOutput{QueueUrls: urls, NextToken: next}, nil
+}
+
+// addressedQueue decodes the input of an operation that takes only a
+// QueueUrl (DeleteQueue, PurgeQueue, ListQueueTags) and resolves the queue.
+func (s *Service) addressedQueue(c *call) (*Queue, error) {
+	var in queueURLInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	return s.resolve(c, in.QueueUrl)
 }

@@ -53,11 +53,7 @@ func (s *Service) untagQueue(c *call) (any, error) {
 }
 
 func (s *Service) listQueueTags(c *call) (any, error) {
-	var in queueURLInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
+	q, err := s.addressedQueue(c)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,7 @@
 // GridBridge delivers to (read back with @aws-sdk/client-sqs), and the
 // teardown. Skipped, and shown as "not yet" in the README, when the binary
 // does not serve EventBridge.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   CreateEventBusCommand,
@@ -22,56 +22,24 @@ import {
   TestEventPatternCommand,
 } from "@aws-sdk/client-eventbridge";
 import {
-  CreateQueueCommand,
   DeleteMessageCommand,
-  DeleteQueueCommand,
-  GetQueueAttributesCommand,
   ReceiveMessageCommand,
-  SQSClient,
 } from "@aws-sdk/client-sqs";
-import { HTTP, deliveries, skipUnlessServed } from "./helpers.mjs";
+import { AWS_ACCOUNT, AWS_CREDENTIALS, AWS_REGION, HTTP, deliveries, deliveryQueue, expectAWSError, skipUnlessServed } from "./helpers.mjs";
 
 const EB = "@aws-sdk/client-eventbridge";
 const SQS = "@aws-sdk/client-sqs";
 const served = skipUnlessServed("EVENTBRIDGE");
 
-const ACCOUNT = "000000000000"; // GridBridge's account for a non-numeric access key id
-const REGION = "us-east-1";
 const BUS = "compat-bus";
 const RULE = "compat-orders";
 const PATTERN = { source: ["compat.orders"], "detail-type": ["OrderPlaced"], detail: { total: [{ numeric: [">", 10] }] } };
-const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 
-const events = new EventBridgeClient({ endpoint: HTTP, region: REGION, credentials, maxAttempts: 1 });
-let sqs;
-let queueUrl;
-let queueArn;
+const events = new EventBridgeClient({ endpoint: HTTP, region: AWS_REGION, credentials: AWS_CREDENTIALS, maxAttempts: 1 });
+const queue = deliveryQueue("compat-orders", served);
 
-before(async () => {
-  if (served.skip) return;
-  const endpoint = process.env.GRIDBRIDGE_COMPAT_SQS;
-  assert.ok(endpoint, "GRIDBRIDGE_COMPAT_SQS (the SQS server GridBridge delivers to) is not set");
-  sqs = new SQSClient({ endpoint, region: REGION, credentials, maxAttempts: 1 });
-  queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `compat-orders-${process.pid}-${Date.now()}` }))).QueueUrl;
-  const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }));
-  queueArn = attrs.Attributes.QueueArn;
-});
-
-after(async () => {
-  if (queueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
-});
-
-// expectAWSError runs fn and checks the SDK's ServiceException name and status.
-async function expectAWSError(fn, name, status) {
-  await assert.rejects(fn, (err) => {
-    assert.equal(err.name, name, `want ${name}, got ${err.name}: ${err.message}`);
-    assert.equal(err.$metadata?.httpStatusCode, status);
-    return true;
-  });
-}
-
-const busArn = `arn:aws:events:${REGION}:${ACCOUNT}:event-bus/${BUS}`;
-const ruleArn = `arn:aws:events:${REGION}:${ACCOUNT}:rule/${BUS}/${RULE}`;
+const busArn = `arn:aws:events:${AWS_REGION}:${AWS_ACCOUNT}:event-bus/${BUS}`;
+const ruleArn = `arn:aws:events:${AWS_REGION}:${AWS_ACCOUNT}:rule/${BUS}/${RULE}`;
 let eventId;
 
 test(`${EB} › CreateEventBus`, served, async () => {
@@ -122,20 +90,20 @@ test(`${EB} › ListRules`, served, async () => {
 });
 
 test(`${EB} › PutTargets (SQS queue)`, served, async () => {
-  const out = await events.send(new PutTargetsCommand({ Rule: RULE, EventBusName: BUS, Targets: [{ Id: "queue", Arn: queueArn }] }));
+  const out = await events.send(new PutTargetsCommand({ Rule: RULE, EventBusName: BUS, Targets: [{ Id: "queue", Arn: queue.arn }] }));
   assert.equal(out.FailedEntryCount, 0);
   assert.deepEqual(out.FailedEntries, []);
 });
 
 test(`${EB} › ListTargetsByRule`, served, async () => {
   const out = await events.send(new ListTargetsByRuleCommand({ Rule: RULE, EventBusName: BUS }));
-  assert.deepEqual(out.Targets.map((t) => [t.Id, t.Arn]), [["queue", queueArn]]);
+  assert.deepEqual(out.Targets.map((t) => [t.Id, t.Arn]), [["queue", queue.arn]]);
 });
 
 test(`${EB} › TestEventPattern`, served, async () => {
   const event = (total) =>
     JSON.stringify({
-      id: "1", account: ACCOUNT, source: "compat.orders", time: "2026-01-01T00:00:00Z", region: REGION,
+      id: "1", account: AWS_ACCOUNT, source: "compat.orders", time: "2026-01-01T00:00:00Z", region: AWS_REGION,
       resources: [], "detail-type": "OrderPlaced", detail: { total },
     });
   const hit = await events.send(new TestEventPatternCommand({ EventPattern: JSON.stringify(PATTERN), Event: event(42) }));
@@ -164,7 +132,7 @@ test(`${EB} › PutEvents`, served, async () => {
 
 test(`${SQS} › ReceiveMessage (an EventBridge SQS target's delivery)`, served, async () => {
   assert.ok(eventId, "needs the PutEvents test's event");
-  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 10 }));
+  const out = await queue.sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 10 }));
   assert.equal(out.Messages?.length, 1, "exactly the one matching event reaches the queue");
   const [msg] = out.Messages;
   const body = JSON.parse(msg.Body);
@@ -172,12 +140,12 @@ test(`${SQS} › ReceiveMessage (an EventBridge SQS target's delivery)`, served,
   assert.equal(body.id, eventId);
   assert.equal(body["detail-type"], "OrderPlaced");
   assert.equal(body.source, "compat.orders");
-  assert.equal(body.account, ACCOUNT);
-  assert.equal(body.region, REGION);
+  assert.equal(body.account, AWS_ACCOUNT);
+  assert.equal(body.region, AWS_REGION);
   assert.deepEqual(body.resources, ["arn:aws:compat:::order/o-42"]);
   assert.deepEqual(body.detail, { orderId: "o-42", total: 42 });
   assert.ok(!Number.isNaN(Date.parse(body.time)), `time ${body.time}`);
-  await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: msg.ReceiptHandle }));
+  await queue.sqs.send(new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: msg.ReceiptHandle }));
 });
 
 test(`${EB} › RemoveTargets`, served, async () => {

@@ -11,6 +11,8 @@
 // names and results into the README's compatibility table.
 import http from "node:http";
 import assert from "node:assert/strict";
+import { before, after } from "node:test";
+import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { EventGridManagementClient } from "@azure/arm-eventgrid";
 import { EventGridDeserializer, isSystemEvent } from "@azure/eventgrid";
 
@@ -165,4 +167,41 @@ export async function startWebhook() {
         server.close(resolve);
       }),
   };
+}
+
+// The AWS SDKs sign as AWS_CREDENTIALS in AWS_REGION; GridBridge acts for
+// AWS_ACCOUNT, its account for a non-numeric access key id.
+export const AWS_ACCOUNT = "000000000000";
+export const AWS_REGION = "us-east-1";
+export const AWS_CREDENTIALS = { accessKeyId: "test", secretAccessKey: "test" };
+
+// expectAWSError runs fn and checks the SDK's ServiceException name and status.
+export async function expectAWSError(fn, name, status) {
+  await assert.rejects(fn, (err) => {
+    assert.equal(err.name, name, `want ${name}, got ${err.name}: ${err.message}`);
+    assert.equal(err.$metadata?.httpStatusCode, status);
+    return true;
+  });
+}
+
+// deliveryQueue registers hooks that create a queue named prefix-<pid>-<ms>
+// in the SQS server GridBridge delivers to (GRIDBRIDGE_COMPAT_SQS) before
+// the file's tests, unless served says they are skipped, and delete it after.
+// The returned object's sqs (the client), url and arn are set once the
+// queue exists.
+export function deliveryQueue(prefix, served) {
+  const queue = { sqs: undefined, url: undefined, arn: undefined };
+  before(async () => {
+    if (served.skip) return;
+    const endpoint = process.env.GRIDBRIDGE_COMPAT_SQS;
+    assert.ok(endpoint, "GRIDBRIDGE_COMPAT_SQS (the SQS server GridBridge delivers to) is not set");
+    queue.sqs = new SQSClient({ endpoint, region: AWS_REGION, credentials: AWS_CREDENTIALS, maxAttempts: 1 });
+    queue.url = (await queue.sqs.send(new CreateQueueCommand({ QueueName: `${prefix}-${process.pid}-${Date.now()}` }))).QueueUrl;
+    const attrs = await queue.sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ["QueueArn"] }));
+    queue.arn = attrs.Attributes.QueueArn;
+  });
+  after(async () => {
+    if (queue.url) await queue.sqs.send(new DeleteQueueCommand({ QueueUrl: queue.url }));
+  });
+  return queue;
 }

@@ -3,7 +3,7 @@
 // schedule in the past that fires at once into the SQS server GridBridge
 // delivers to and then deletes itself, and the teardown. No test moves the
 // emulator's clock, so the suites running beside this one are undisturbed.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   CreateScheduleCommand,
@@ -16,51 +16,24 @@ import {
   SchedulerClient,
   UpdateScheduleCommand,
 } from "@aws-sdk/client-scheduler";
-import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { HTTP, skipUnlessServed } from "./helpers.mjs";
+import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { AWS_ACCOUNT, AWS_CREDENTIALS, AWS_REGION, HTTP, deliveryQueue, expectAWSError, skipUnlessServed } from "./helpers.mjs";
 
 const SCH = "@aws-sdk/client-scheduler";
 // The Scheduler face ships with the EventBridge face.
 const served = skipUnlessServed("EVENTBRIDGE");
 
-const ACCOUNT = "000000000000";
-const REGION = "us-east-1";
 const GROUP = `compat-js-${process.pid}`;
-const ROLE = `arn:aws:iam::${ACCOUNT}:role/scheduler`;
-const credentials = { accessKeyId: "test", secretAccessKey: "test" };
-const scheduler = new SchedulerClient({ endpoint: HTTP, region: REGION, credentials, maxAttempts: 1 });
-let sqs;
-let queueUrl;
-let queueArn;
+const ROLE = `arn:aws:iam::${AWS_ACCOUNT}:role/scheduler`;
+const scheduler = new SchedulerClient({ endpoint: HTTP, region: AWS_REGION, credentials: AWS_CREDENTIALS, maxAttempts: 1 });
+const queue = deliveryQueue("compat-scheduler", served);
 
-before(async () => {
-  if (served.skip) return;
-  const endpoint = process.env.GRIDBRIDGE_COMPAT_SQS;
-  assert.ok(endpoint, "GRIDBRIDGE_COMPAT_SQS (the SQS server GridBridge delivers to) is not set");
-  sqs = new SQSClient({ endpoint, region: REGION, credentials, maxAttempts: 1 });
-  queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `compat-scheduler-${process.pid}-${Date.now()}` }))).QueueUrl;
-  const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }));
-  queueArn = attrs.Attributes.QueueArn;
-});
-
-after(async () => {
-  if (queueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
-});
-
-async function expectAWSError(fn, name, status) {
-  await assert.rejects(fn, (err) => {
-    assert.equal(err.name, name, `want ${name}, got ${err.name}: ${err.message}`);
-    assert.equal(err.$metadata?.httpStatusCode, status);
-    return true;
-  });
-}
-
-const target = () => ({ Arn: queueArn, RoleArn: ROLE, Input: JSON.stringify({ at: "<aws.scheduler.scheduled-time>" }) });
-const scheduleArn = `arn:aws:scheduler:${REGION}:${ACCOUNT}:schedule/${GROUP}/tick`;
+const target = () => ({ Arn: queue.arn, RoleArn: ROLE, Input: JSON.stringify({ at: "<aws.scheduler.scheduled-time>" }) });
+const scheduleArn = `arn:aws:scheduler:${AWS_REGION}:${AWS_ACCOUNT}:schedule/${GROUP}/tick`;
 
 test(`${SCH} › CreateScheduleGroup`, served, async () => {
   const out = await scheduler.send(new CreateScheduleGroupCommand({ Name: GROUP, Tags: [{ Key: "suite", Value: "js" }] }));
-  assert.equal(out.ScheduleGroupArn, `arn:aws:scheduler:${REGION}:${ACCOUNT}:schedule-group/${GROUP}`);
+  assert.equal(out.ScheduleGroupArn, `arn:aws:scheduler:${AWS_REGION}:${AWS_ACCOUNT}:schedule-group/${GROUP}`);
   await expectAWSError(() => scheduler.send(new CreateScheduleGroupCommand({ Name: GROUP })), "ConflictException", 409);
   const got = await scheduler.send(new GetScheduleGroupCommand({ Name: GROUP }));
   assert.equal(got.State, "ACTIVE");
@@ -87,14 +60,14 @@ test(`${SCH} › GetSchedule`, served, async () => {
   assert.equal(out.ScheduleExpression, "rate(5 minutes)");
   assert.equal(out.ScheduleExpressionTimezone, "UTC");
   assert.equal(out.State, "ENABLED");
-  assert.equal(out.Target.Arn, queueArn);
+  assert.equal(out.Target.Arn, queue.arn);
   assert.equal(out.Target.RetryPolicy.MaximumRetryAttempts, 185);
   assert.ok(out.LastModificationDate instanceof Date);
 });
 
 test(`${SCH} › ListSchedules`, served, async () => {
   const out = await scheduler.send(new ListSchedulesCommand({ GroupName: GROUP, NamePrefix: "ti" }));
-  assert.deepEqual(out.Schedules.map((s) => [s.Name, s.State, s.Target.Arn]), [["tick", "ENABLED", queueArn]]);
+  assert.deepEqual(out.Schedules.map((s) => [s.Name, s.State, s.Target.Arn]), [["tick", "ENABLED", queue.arn]]);
 });
 
 test(`${SCH} › UpdateSchedule`, served, async () => {
@@ -111,7 +84,7 @@ test(`${SCH} › CreateSchedule at() fires into SQS`, served, async () => {
     Name: "once", GroupName: GROUP, ScheduleExpression: "at(2026-01-01T00:00:00)", ActionAfterCompletion: "DELETE",
     FlexibleTimeWindow: { Mode: "OFF" }, Target: target(),
   }));
-  const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 10 }));
+  const got = await queue.sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 10 }));
   assert.equal(got.Messages?.length, 1, "one message from the one-time schedule");
   assert.deepEqual(JSON.parse(got.Messages[0].Body), { at: "2026-01-01T00:00:00Z" });
   await expectAWSError(() => scheduler.send(new GetScheduleCommand({ Name: "once", GroupName: GROUP })), "ResourceNotFoundException", 404);

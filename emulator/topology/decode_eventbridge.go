@@ -1,6 +1,9 @@
 package topology
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Defaults of the eventbridge section: what GridBridge assumes for a caller
 // whose credentials name no account or region.
@@ -133,7 +136,7 @@ func (d *decoder) target(it item) (Target, *object) {
 
 // targetShape is a PutTargets target, member for member.
 func targetShape() []member {
-	return []member{
+	return slices.Concat([]member{
 		{name: "Id", kind: textMember, required: true, check: awsName(64)},
 		{name: "Arn", kind: textMember, required: true, check: checkARN},
 		{name: "RoleArn", kind: textMember, check: checkARN},
@@ -143,16 +146,7 @@ func targetShape() []member {
 			{name: "InputPathsMap", kind: textMapMember},
 			{name: "InputTemplate", kind: textMember, required: true},
 		}},
-		{name: "RetryPolicy", kind: structMember, shape: []member{
-			{name: "MaximumRetryAttempts", kind: intMember},
-			{name: "MaximumEventAgeInSeconds", kind: intMember},
-		}},
-		{name: "DeadLetterConfig", kind: structMember, shape: []member{
-			{name: "Arn", kind: textMember, required: true, check: checkARN},
-		}},
-		{name: "SqsParameters", kind: structMember, shape: []member{
-			{name: "MessageGroupId", kind: textMember},
-		}},
+	}, deliveryMembers(), []member{
 		{name: "HttpParameters", kind: structMember, shape: []member{
 			{name: "PathParameterValues", kind: textListMember},
 			{name: "HeaderParameters", kind: textMapMember},
@@ -167,5 +161,22 @@ func targetShape() []member {
 		{name: "RedshiftDataParameters", kind: rawMember},
 		{name: "SageMakerPipelineParameters", kind: rawMember},
 		{name: "AppSyncParameters", kind: rawMember},
+	})
+}
+
+// deliveryMembers are the target members EventBridge rules and Scheduler
+// schedules declare alike: retry limits, dead-letter queue, SQS FIFO group.
+func deliveryMembers() []member {
+	return []member{
+		{name: "RetryPolicy", kind: structMember, shape: []member{
+			{name: "MaximumRetryAttempts", kind: intMember},
+			{name: "MaximumEventAgeInSeconds", kind: intMember},
+		}},
+		{name: "DeadLetterConfig", kind: structMember, shape: []member{
+			{name: "Arn", kind: textMember, required: true, check: checkARN},
+		}},
+		{name: "SqsParameters", kind: structMember, shape: []member{
+			{name: "MessageGroupId", kind: textMember},
+		}},
 	}
 }

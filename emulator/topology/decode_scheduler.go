@@ -2,6 +2,7 @@ package topology
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -89,20 +90,11 @@ func scheduleShape() []member {
 			{name: "Mode", kind: textMember, required: true},
 			{name: "MaximumWindowInMinutes", kind: intMember},
 		}},
-		{name: "Target", kind: structMember, required: true, shape: []member{
+		{name: "Target", kind: structMember, required: true, shape: slices.Concat([]member{
 			{name: "Arn", kind: textMember, required: true, check: checkARN},
 			{name: "RoleArn", kind: textMember, required: true, check: checkARN},
 			{name: "Input", kind: inputMember},
-			{name: "RetryPolicy", kind: structMember, shape: []member{
-				{name: "MaximumRetryAttempts", kind: intMember},
-				{name: "MaximumEventAgeInSeconds", kind: intMember},
-			}},
-			{name: "DeadLetterConfig", kind: structMember, shape: []member{
-				{name: "Arn", kind: textMember, required: true, check: checkARN},
-			}},
-			{name: "SqsParameters", kind: structMember, shape: []member{
-				{name: "MessageGroupId", kind: textMember},
-			}},
+		}, deliveryMembers(), []member{
 			{name: "EventBridgeParameters", kind: structMember, shape: []member{
 				{name: "DetailType", kind: textMember, required: true},
 				{name: "Source", kind: textMember, required: true},
@@ -110,6 +102,6 @@ func scheduleShape() []member {
 			{name: "EcsParameters", kind: rawMember},
 			{name: "KinesisParameters", kind: rawMember},
 			{name: "SageMakerPipelineParameters", kind: rawMember},
-		}},
+		})},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 )
 
@@ -99,4 +100,16 @@ func ResponseError(t testing.TB, err error) (int, string) {
 		t.Fatalf("expected *azcore.ResponseError, got %T: %v", err, err)
 	}
 	return re.StatusCode, re.ErrorCode
+}
+
+// CreateNamespaceTopic creates namespace (in westus) and its CloudEvents
+// topic through arm, in resourceGroup, and waits for both.
+func CreateNamespaceTopic(t testing.TB, arm *armeventgrid.ClientFactory, resourceGroup, namespace, topic string) {
+	t.Helper()
+	ns, err := arm.NewNamespacesClient().BeginCreateOrUpdate(Context(t), resourceGroup, namespace,
+		armeventgrid.Namespace{Location: to.Ptr("westus")}, nil)
+	Await(t, "creating namespace "+namespace, ns, err)
+	tp, err := arm.NewNamespaceTopicsClient().BeginCreateOrUpdate(Context(t), resourceGroup, namespace, topic,
+		armeventgrid.NamespaceTopic{Properties: &armeventgrid.NamespaceTopicProperties{InputSchema: to.Ptr(armeventgrid.EventInputSchemaCloudEventSchemaV10)}}, nil)
+	Await(t, "creating namespace topic "+topic, tp, err)
 }

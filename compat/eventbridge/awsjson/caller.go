@@ -30,7 +30,7 @@ func CallerOf(r *http.Request) Caller {
 	c := Caller{Account: DefaultAccount, Region: DefaultRegion}
 	scope := credentialScope(r)
 	parts := strings.Split(scope, "/")
-	if len(parts) > 0 && isAccountID(parts[0]) {
+	if len(parts) > 0 && IsAccountID(parts[0]) {
 		c.Account = parts[0]
 	}
 	switch {
@@ -58,7 +58,8 @@ func credentialScope(r *http.Request) string {
 	return r.URL.Query().Get("X-Amz-Credential")
 }
 
-func isAccountID(s string) bool {
+// IsAccountID reports whether s is an AWS account id: twelve digits.
+func IsAccountID(s string) bool {
 	if len(s) != 12 {
 		return false
 	}

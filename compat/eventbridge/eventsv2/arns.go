@@ -3,6 +3,8 @@ package eventsv2
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 )
 
 // scope is where resources live: names are unique per account and region.
@@ -47,7 +49,7 @@ type eventsRef struct {
 // parseEventsARN reads arn:aws:events:<region>:<account>:<resourceType>/<name>/<id>.
 func parseEventsARN(s, resourceType string) (eventsRef, bool) {
 	a, ok := splitARN(s)
-	if !ok || a.service != "events" || a.region == "" || !isAccountID(a.account) {
+	if !ok || a.service != "events" || a.region == "" || !awsjson.IsAccountID(a.account) {
 		return eventsRef{}, false
 	}
 	rest, found := strings.CutPrefix(a.resource, resourceType+"/")
@@ -65,30 +67,18 @@ func parseEventsARN(s, resourceType string) (eventsRef, bool) {
 // arn:aws:sqs:<region>:<account>:<queue name>.
 func isQueueARN(s string) bool {
 	a, ok := splitARN(s)
-	return ok && a.service == "sqs" && a.region != "" && isAccountID(a.account) &&
+	return ok && a.service == "sqs" && a.region != "" && awsjson.IsAccountID(a.account) &&
 		!strings.ContainsAny(a.resource, ":/")
 }
 
 // isRoleARN reports whether s names an IAM role: arn:aws:iam::<account>:role/<name>.
 func isRoleARN(s string) bool {
 	a, ok := splitARN(s)
-	return ok && a.service == "iam" && a.region == "" && isAccountID(a.account) &&
+	return ok && a.service == "iam" && a.region == "" && awsjson.IsAccountID(a.account) &&
 		strings.HasPrefix(a.resource, "role/") && len(a.resource) > len("role/")
 }
 
 // isFIFOQueueARN reports whether a queue ARN names a FIFO queue.
 func isFIFOQueueARN(s string) bool {
 	return isQueueARN(s) && strings.HasSuffix(s, ".fifo")
-}
-
-func isAccountID(s string) bool {
-	if len(s) != 12 {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

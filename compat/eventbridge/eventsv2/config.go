@@ -3,6 +3,7 @@ package eventsv2
 import (
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
 )
@@ -127,7 +128,7 @@ func (c *subscriberConfig) describe(sub *subscriber) subscriberShape {
 		inv.Input = ptr(c.invoke.input)
 	}
 	if t := c.invoke.transformer; t != nil {
-		inv.Transformer = &transformerShape{InputPathsMap: t.PathsMap, InputTemplate: ptr(t.Template)}
+		inv.Transformer = &awsjson.InputTransformer{InputPathsMap: t.PathsMap, InputTemplate: ptr(t.Template)}
 	}
 	if c.window != nil {
 		p := &pointInTimeShape{PointType: ptr(PointTypeTimestamp), StartingPoint: newWireTime(c.window.start)}
@@ -144,7 +145,7 @@ func (c *subscriberConfig) describe(sub *subscriber) subscriberShape {
 		out.FilterConfiguration = fc
 	}
 	if c.deadLetterArn != "" {
-		out.OnFailureConfiguration = &onFailureShape{Arn: ptr(c.deadLetterArn)}
+		out.OnFailureConfiguration = &awsjson.DeadLetterConfig{Arn: ptr(c.deadLetterArn)}
 	}
 	return out
 }

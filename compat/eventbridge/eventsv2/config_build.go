@@ -110,7 +110,7 @@ func updatedSubscriberConfig(cur *subscriberConfig, in *updateSubscriberInput) (
 
 // applyUpdates sets the invoke, retry and dead-letter settings that are
 // given, then checks the rules that tie them together.
-func applyUpdates(cfg *subscriberConfig, inv *invokeConfigurationShape, retry *retryPolicyShape, onFailure *onFailureShape) error {
+func applyUpdates(cfg *subscriberConfig, inv *invokeConfigurationShape, retry *retryPolicyShape, onFailure *awsjson.DeadLetterConfig) error {
 	if inv != nil {
 		settings, err := invokeSettingsOf(inv)
 		if err != nil {

@@ -92,13 +92,8 @@ func (sub *subscriber) acceptPart(a *engine.Attempt, rejected []int, status int)
 			accepted = append(accepted, it)
 		}
 	}
-	ids := make([]string, len(accepted))
-	for i, it := range accepted {
-		ids[i] = it.ID
-	}
-	sub.svc.engine.Journal().Append(engine.Entry{
-		Time: sub.svc.clock.Now(), Kind: engine.KindDelivered, Route: sub.routeID, Labels: sub.labels,
-		EventIDs: ids, Attempt: a.Number, Outcome: "Success", Status: status,
+	sub.journal(accepted, engine.Entry{
+		Kind: engine.KindDelivered, Attempt: a.Number, Outcome: "Success", Status: status,
 		Message: "accepted by the target from a batch it partly refused",
 	})
 	sub.counts.partialDelivered.Add(uint64(len(accepted)))

@@ -121,7 +121,7 @@ type createSubscriberInput struct {
 	FilterConfiguration      *filterConfigurationShape `json:"FilterConfiguration"`
 	InvokeConfiguration      *invokeConfigurationShape `json:"InvokeConfiguration"`
 	RetryPolicy              *retryPolicyShape         `json:"RetryPolicy"`
-	OnFailureConfiguration   *onFailureShape           `json:"OnFailureConfiguration"`
+	OnFailureConfiguration   *awsjson.DeadLetterConfig `json:"OnFailureConfiguration"`
 }
 
 type updateSubscriberInput struct {
@@ -130,7 +130,7 @@ type updateSubscriberInput struct {
 	FilterConfiguration    *filterConfigurationShape `json:"FilterConfiguration"`
 	InvokeConfiguration    *invokeConfigurationShape `json:"InvokeConfiguration"`
 	RetryPolicy            *retryPolicyShape         `json:"RetryPolicy"`
-	OnFailureConfiguration *onFailureShape           `json:"OnFailureConfiguration"`
+	OnFailureConfiguration *awsjson.DeadLetterConfig `json:"OnFailureConfiguration"`
 }
 
 type listSubscribersInput struct {
@@ -157,7 +157,7 @@ type subscriberShape struct {
 	FilterConfiguration      *filterConfigurationShape `json:"FilterConfiguration,omitempty"`
 	InvokeConfiguration      *invokeConfigurationShape `json:"InvokeConfiguration,omitempty"`
 	RetryPolicy              *retryPolicyShape         `json:"RetryPolicy,omitempty"`
-	OnFailureConfiguration   *onFailureShape           `json:"OnFailureConfiguration,omitempty"`
+	OnFailureConfiguration   *awsjson.DeadLetterConfig `json:"OnFailureConfiguration,omitempty"`
 	CreationTime             *wireTime                 `json:"CreationTime,omitempty"`
 	LastModifiedTime         *wireTime                 `json:"LastModifiedTime,omitempty"`
 }
@@ -178,24 +178,15 @@ type filterShape struct {
 }
 
 type invokeConfigurationShape struct {
-	TargetArn                *string           `json:"TargetArn,omitempty"`
-	RoleArn                  *string           `json:"RoleArn,omitempty"`
-	InvocationTimeoutSeconds *int32            `json:"InvocationTimeoutSeconds,omitempty"`
-	MaxBatchSize             *int32            `json:"MaxBatchSize,omitempty"`
-	Input                    *string           `json:"Input,omitempty"`
-	Transformer              *transformerShape `json:"Transformer,omitempty"`
-}
-
-type transformerShape struct {
-	InputPathsMap map[string]string `json:"InputPathsMap,omitempty"`
-	InputTemplate *string           `json:"InputTemplate,omitempty"`
+	TargetArn                *string                   `json:"TargetArn,omitempty"`
+	RoleArn                  *string                   `json:"RoleArn,omitempty"`
+	InvocationTimeoutSeconds *int32                    `json:"InvocationTimeoutSeconds,omitempty"`
+	MaxBatchSize             *int32                    `json:"MaxBatchSize,omitempty"`
+	Input                    *string                   `json:"Input,omitempty"`
+	Transformer              *awsjson.InputTransformer `json:"Transformer,omitempty"`
 }
 
 type retryPolicyShape struct {
 	MaxRetryAttempts     *int32 `json:"MaxRetryAttempts,omitempty"`
 	MaxEventAgeInSeconds *int32 `json:"MaxEventAgeInSeconds,omitempty"`
-}
-
-type onFailureShape struct {
-	Arn *string `json:"Arn,omitempty"`
 }

@@ -132,14 +132,7 @@ func (sub *subscriber) enqueue(items []*engine.Item, deliveryType string) {
 	if len(items) == 0 {
 		return
 	}
-	ids := make([]string, len(items))
-	for i, it := range items {
-		ids[i] = it.ID
-	}
-	sub.svc.engine.Journal().Append(engine.Entry{
-		Time: sub.svc.clock.Now(), Kind: engine.KindPublish, Route: sub.routeID, Labels: sub.labels,
-		EventIDs: ids, Outcome: deliveryType,
-	})
+	sub.journal(items, engine.Entry{Kind: engine.KindPublish, Outcome: deliveryType})
 	if deliveryType == DeliveryReplay {
 		sub.counts.replayed.Add(uint64(len(items)))
 	} else {
@@ -161,19 +154,23 @@ func (sub *subscriber) enqueue(items []*engine.Item, deliveryType string) {
 	}
 }
 
+// journal appends e about items to the journal, on the subscriber's route
+// and labels, at the current time.
+func (sub *subscriber) journal(items []*engine.Item, e engine.Entry) {
+	e.Time, e.Route, e.Labels = sub.svc.clock.Now(), sub.routeID, sub.labels
+	e.EventIDs = make([]string, len(items))
+	for i, it := range items {
+		e.EventIDs[i] = it.ID
+	}
+	sub.svc.engine.Journal().Append(e)
+}
+
 // dropItems journals items as dropped (D-DROP).
 func (sub *subscriber) dropItems(items []*engine.Item, reason, message string) {
 	if len(items) == 0 {
 		return
 	}
-	ids := make([]string, len(items))
-	for i, it := range items {
-		ids[i] = it.ID
-	}
-	sub.svc.engine.Journal().Append(engine.Entry{
-		Time: sub.svc.clock.Now(), Kind: engine.KindDrop, Route: sub.routeID, Labels: sub.labels,
-		EventIDs: ids, Outcome: reason, Message: message,
-	})
+	sub.journal(items, engine.Entry{Kind: engine.KindDrop, Outcome: reason, Message: message})
 }
 
 // close stops the subscriber; events still waiting in FIFO groups are

@@ -150,7 +150,7 @@ func checkRetry(v *awsjson.Violations, r *retryPolicyShape) {
 	checkRange(v, r.MaxEventAgeInSeconds, "retryPolicy.maxEventAgeInSeconds", minEventAgeSeconds, maxEventAgeSeconds)
 }
 
-func checkOnFailure(v *awsjson.Violations, o *onFailureShape) {
+func checkOnFailure(v *awsjson.Violations, o *awsjson.DeadLetterConfig) {
 	if o == nil {
 		return
 	}

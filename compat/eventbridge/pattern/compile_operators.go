@@ -203,11 +203,7 @@ func (c *compiler) numeric() (valueMatcher, error) {
 		if !tok.isNumber() {
 			return nil, invalidPattern("Value of equals must be numeric")
 		}
-		text := c.lx.text
-		if err := c.expectEnd(tokEndArray, "Too many elements in numeric expression"); err != nil {
-			return nil, err
-		}
-		v, err := comparableBound(text)
+		v, err := c.soleBound()
 		if err != nil {
 			return nil, err
 		}
@@ -232,17 +228,23 @@ func (c *compiler) numeric() (valueMatcher, error) {
 		if !tok.isNumber() {
 			return nil, invalidPattern("Value of " + op + " must be numeric")
 		}
-		text := c.lx.text
-		if err := c.expectEnd(tokEndArray, "Too many elements in numeric expression"); err != nil {
-			return nil, err
-		}
-		v, err := comparableBound(text)
+		v, err := c.soleBound()
 		if err != nil {
 			return nil, err
 		}
 		return numericRange{lo: -math.MaxFloat64, hi: v, hiOpen: op == "<"}, nil
 	}
 	return nil, invalidPattern("Unrecognized numeric range operator: " + op)
+}
+
+// soleBound reads the number of a one-sided numeric match (the current
+// token), which must end the array.
+func (c *compiler) soleBound() (float64, error) {
+	text := c.lx.text
+	if err := c.expectEnd(tokEndArray, "Too many elements in numeric expression"); err != nil {
+		return 0, err
+	}
+	return comparableBound(text)
 }
 
 // numericRangeTop reads the upper half of a two-sided range; tok is the token after the low end.

@@ -91,20 +91,8 @@ func (f *flattener) object(node *pathNode) error {
 		if err != nil {
 			return err
 		}
-		f.skipSpace()
-		if f.pos >= len(f.data) {
-			return f.errorf("unexpected end of input")
-		}
-		switch f.data[f.pos] {
-		case ',':
-			f.pos++
-			f.skipSpace()
-		case '}':
-			f.pos++
-			f.depth--
-			return nil
-		default:
-			return f.errorf("expected ',' or '}'")
+		if end, err := f.next('}'); end || err != nil {
+			return err
 		}
 	}
 }
@@ -202,20 +190,28 @@ func (f *flattener) array(node *pathNode) error {
 		if err != nil {
 			return err
 		}
-		f.skipSpace()
-		if f.pos >= len(f.data) {
-			return f.errorf("unexpected end of input")
-		}
-		switch f.data[f.pos] {
-		case ',':
-			f.pos++
-			f.skipSpace()
-		case ']':
-			f.pos++
-			f.depth--
-			return nil
-		default:
-			return f.errorf("expected ',' or ']'")
+		if end, err := f.next(']'); end || err != nil {
+			return err
 		}
 	}
+}
+
+// next reads what follows a member or an element: a comma, before the next
+// one, or close, which ends the object or array (end is true).
+func (f *flattener) next(close byte) (end bool, err error) {
+	f.skipSpace()
+	if f.pos >= len(f.data) {
+		return false, f.errorf("unexpected end of input")
+	}
+	switch f.data[f.pos] {
+	case ',':
+		f.pos++
+		f.skipSpace()
+		return false, nil
+	case close:
+		f.pos++
+		f.depth--
+		return true, nil
+	}
+	return false, f.errorf("expected ',' or '%c'", close)
 }

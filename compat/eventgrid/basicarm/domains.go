@@ -14,7 +14,7 @@ func (h *Handler) domainEndpoints(at func(handlerAt) arm.Handler) []arm.Endpoint
 		arm.List(domainPath+"/topics", at(h.listDomainTopics)),
 	}
 	eps = append(eps, arm.Resource{
-		Get: at(h.getTopic), Put: at(h.putDomain), Patch: at(h.patchDomain), Delete: at(h.deleteDomain),
+		Get: at(h.getTopic), Put: at(h.putDomain), Patch: at(h.patchWith((*resource.Topic).DomainPatched)), Delete: at(h.deleteDomain),
 		Actions: []arm.Action{{Name: "listKeys", Handle: at(h.listKeys)}, {Name: "regenerateKey", Handle: at(h.regenerateKey)}},
 	}.At(domainPath)...)
 	eps = append(eps, arm.Resource{
@@ -27,53 +27,7 @@ func (h *Handler) domainEndpoints(at func(handlerAt) arm.Handler) []arm.Endpoint
 // provisioningState Succeeded, the only answer the Go SDK accepts) plus
 // autoCreateTopicWithFirstSubscription and autoDeleteTopicWithLastSubscription.
 func (h *Handler) putDomain(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	if err := resource.CheckTopicName(tg.Domain); err != nil {
-		return arm.Response{}, err
-	}
-	body, err := r.ReadBody()
-	if err != nil {
-		return arm.Response{}, err
-	}
-	h.topicWrites.Lock()
-	defer h.topicWrites.Unlock()
-	id := tg.scopeID()
-	existing := h.Store.Topic(id)
-	d, err := resource.DomainFromPut(id, tg.SubscriptionID, tg.ResourceGroup, tg.Domain, body, existing, h.Hooks.Now())
-	if err != nil {
-		return arm.Response{}, err
-	}
-	if existing == nil {
-		d.Key1, d.Key2, d.MetricResourceID = h.Hooks.NewKey(), h.Hooks.NewKey(), h.Hooks.NewID()
-	}
-	keys, err := arm.FixedKeys(r.Request, [2]string{d.Key1, d.Key2})
-	if err != nil {
-		return arm.Response{}, err
-	}
-	d.Key1, d.Key2 = keys[0], keys[1]
-	if holder := h.Store.PutTopic(d); holder != nil {
-		return arm.Response{}, arm.Conflict("Domain with the specified name already exists. Choose a different domain name. (GridBridge plays a single region: '%s' holds the name.)", holder.ID)
-	}
-	return arm.Created(h.topicJSON(d)), nil
-}
-
-// patchDomain applies DomainUpdateParameters and answers 200.
-func (h *Handler) patchDomain(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	body, err := r.ReadBody()
-	if err != nil {
-		return arm.Response{}, err
-	}
-	h.topicWrites.Lock()
-	defer h.topicWrites.Unlock()
-	d, err := h.findTopic(tg)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	n, err := d.DomainPatched(body, h.Hooks.Now())
-	if err != nil {
-		return arm.Response{}, err
-	}
-	h.Store.PutTopic(n)
-	return arm.OK(h.topicJSON(n)), nil
+	return h.putKeyed(r, tg, tg.Domain, "Domain", resource.DomainFromPut)
 }
 
 // deleteDomain removes the domain, its domain topics and every event

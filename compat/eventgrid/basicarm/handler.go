@@ -87,7 +87,7 @@ func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler)
 			arm.List(topicPath+provider+"/eventTypes", at(h.listEventTypes)),
 		},
 		arm.Resource{
-			Get: at(h.getTopic), Put: at(h.putTopic), Patch: at(h.patchTopic), Delete: at(h.deleteTopic),
+			Get: at(h.getTopic), Put: at(h.putTopic), Patch: at(h.patchWith((*resource.Topic).Patched)), Delete: at(h.deleteTopic),
 			Actions: []arm.Action{{Name: "listKeys", Handle: at(h.listKeys)}, {Name: "regenerateKey", Handle: at(h.regenerateKey)}},
 		}.At(topicPath),
 		h.domainEndpoints(at),

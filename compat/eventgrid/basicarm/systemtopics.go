@@ -15,7 +15,7 @@ func (h *Handler) systemTopicEndpoints(at func(handlerAt) arm.Handler) []arm.End
 		arm.List(resourceGroup+provider+"/systemTopics", at(h.listSystemTopics)),
 	}
 	return append(eps, arm.Resource{
-		Get: at(h.getTopic), Put: at(h.putSystemTopic), Patch: at(h.patchSystemTopic), Delete: at(h.deleteSystemTopic),
+		Get: at(h.getTopic), Put: at(h.putSystemTopic), Patch: at(h.patchWith((*resource.Topic).Patched)), Delete: at(h.deleteSystemTopic),
 	}.At(systemTopicPath)...)
 }
 
@@ -52,26 +52,6 @@ func (h *Handler) putSystemTopic(r *arm.Request, tg target) (arm.Response, *arm.
 	h.Store.PutTopic(t)
 	h.Hooks.SystemTopicsChanged()
 	return arm.Created(h.topicJSON(t)), nil
-}
-
-// patchSystemTopic applies tags and identity; 200.
-func (h *Handler) patchSystemTopic(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	body, err := r.ReadBody()
-	if err != nil {
-		return arm.Response{}, err
-	}
-	h.topicWrites.Lock()
-	defer h.topicWrites.Unlock()
-	t, err := h.findTopic(tg)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	n, err := t.Patched(body, h.Hooks.Now())
-	if err != nil {
-		return arm.Response{}, err
-	}
-	h.Store.PutTopic(n)
-	return arm.OK(h.topicJSON(n)), nil
 }
 
 // deleteSystemTopic removes the system topic and its event subscriptions;

@@ -2,6 +2,7 @@ package basicarm
 
 import (
 	"strings"
+	"time"
 
 	"encoding/json"
 
@@ -78,7 +79,19 @@ func (h *Handler) topicJSON(t *resource.Topic) any { return t.JSON(h.Hooks.Topic
 // provisioningState Succeeded: the Go SDK accepts nothing else, not even
 // 200 for an update (W-EG-8.1).
 func (h *Handler) putTopic(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	if err := resource.CheckTopicName(tg.Topic); err != nil {
+	return h.putKeyed(r, tg, tg.Topic, "Topic", resource.TopicFromPut)
+}
+
+// fromPut builds a topic or a domain from its PUT body (resource.TopicFromPut,
+// resource.DomainFromPut).
+type fromPut func(id, subscriptionID, resourceGroup, name string, body []byte, existing *resource.Topic, now time.Time) (*resource.Topic, *arm.Error)
+
+// putKeyed is the PUT of a resource with access keys (a topic or a domain,
+// kind names it in the conflict message): new keys and metric id on
+// creation, the client's fixed keys if it asks for them, and a 409 when
+// another resource group already holds the name.
+func (h *Handler) putKeyed(r *arm.Request, tg target, name, kind string, build fromPut) (arm.Response, *arm.Error) {
+	if err := resource.CheckTopicName(name); err != nil {
 		return arm.Response{}, err
 	}
 	body, err := r.ReadBody()
@@ -87,9 +100,9 @@ func (h *Handler) putTopic(r *arm.Request, tg target) (arm.Response, *arm.Error)
 	}
 	h.topicWrites.Lock()
 	defer h.topicWrites.Unlock()
-	id := resource.TopicID(tg.SubscriptionID, tg.ResourceGroup, tg.Topic)
+	id := tg.scopeID()
 	existing := h.Store.Topic(id)
-	t, err := resource.TopicFromPut(id, tg.SubscriptionID, tg.ResourceGroup, tg.Topic, body, existing, h.Hooks.Now())
+	t, err := build(id, tg.SubscriptionID, tg.ResourceGroup, name, body, existing, h.Hooks.Now())
 	if err != nil {
 		return arm.Response{}, err
 	}
@@ -102,7 +115,7 @@ func (h *Handler) putTopic(r *arm.Request, tg target) (arm.Response, *arm.Error)
 	}
 	t.Key1, t.Key2 = keys[0], keys[1]
 	if holder := h.Store.PutTopic(t); holder != nil {
-		return arm.Response{}, arm.Conflict("Topic with the specified name already exists. Choose a different topic name. (GridBridge plays a single region: '%s' holds the name.)", holder.ID)
+		return arm.Response{}, arm.Conflict("%s with the specified name already exists. Choose a different %s name. (GridBridge plays a single region: '%s' holds the name.)", kind, strings.ToLower(kind), holder.ID)
 	}
 	return arm.Created(h.topicJSON(t)), nil
 }
@@ -115,24 +128,28 @@ func (h *Handler) getTopic(_ *arm.Request, tg target) (arm.Response, *arm.Error)
 	return arm.OK(h.topicJSON(t)), nil
 }
 
-// patchTopic applies TopicUpdateParameters and answers 200 with the topic.
-func (h *Handler) patchTopic(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	body, err := r.ReadBody()
-	if err != nil {
-		return arm.Response{}, err
+// patchWith answers a PATCH with patched applied to the resource (a
+// topic's or system topic's TopicUpdateParameters, a domain's
+// DomainUpdateParameters): 200 with the result.
+func (h *Handler) patchWith(patched func(t *resource.Topic, body []byte, now time.Time) (*resource.Topic, *arm.Error)) handlerAt {
+	return func(r *arm.Request, tg target) (arm.Response, *arm.Error) {
+		body, err := r.ReadBody()
+		if err != nil {
+			return arm.Response{}, err
+		}
+		h.topicWrites.Lock()
+		defer h.topicWrites.Unlock()
+		t, err := h.findTopic(tg)
+		if err != nil {
+			return arm.Response{}, err
+		}
+		n, err := patched(t, body, h.Hooks.Now())
+		if err != nil {
+			return arm.Response{}, err
+		}
+		h.Store.PutTopic(n)
+		return arm.OK(h.topicJSON(n)), nil
 	}
-	h.topicWrites.Lock()
-	defer h.topicWrites.Unlock()
-	t, err := h.findTopic(tg)
-	if err != nil {
-		return arm.Response{}, err
-	}
-	n, err := t.Patched(body, h.Hooks.Now())
-	if err != nil {
-		return arm.Response{}, err
-	}
-	h.Store.PutTopic(n)
-	return arm.OK(h.topicJSON(n)), nil
 }
 
 // deleteTopic removes the topic and its event subscriptions; 204 whether

@@ -75,16 +75,20 @@ func checkAccountName(name string) error {
 	return nil
 }
 
-// checkContainerName applies Azure Blob's rule: 3 to 63 lower-case letters,
-// digits and hyphens, starting and ending with a letter or digit, no two
-// hyphens in a row.
-func checkContainerName(name string) error {
-	ok := len(name) >= 3 && len(name) <= 63 &&
+// ValidStorageName applies Azure Storage's rule for container and queue
+// names: 3 to 63 lower-case letters, digits and hyphens, starting and ending
+// with a letter or digit, no two hyphens in a row.
+func ValidStorageName(name string) bool {
+	return len(name) >= 3 && len(name) <= 63 &&
 		name[0] != '-' && name[len(name)-1] != '-' && !strings.Contains(name, "--") &&
 		strings.IndexFunc(name, func(r rune) bool {
 			return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-'
 		}) < 0
-	if !ok {
+}
+
+// checkContainerName applies Azure Blob's container naming rule.
+func checkContainerName(name string) error {
+	if !ValidStorageName(name) {
 		return fmt.Errorf("blobContainerName %q is invalid: it must be 3 to 63 lower-case letters, digits and single hyphens, starting and ending with a letter or digit", name)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/messaging"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
@@ -209,6 +210,15 @@ func (h *harness) pull(t testing.TB, props armeventgrid.SubscriptionProperties) 
 	p.sender = h.sender(t, ns, p.topic)
 	p.receiver = h.receiver(t, ns, p.topic, p.sub)
 	return p
+}
+
+// send publishes ev to the setup's topic and returns it.
+func (p pullSetup) send(t testing.TB, ev messaging.CloudEvent) messaging.CloudEvent {
+	t.Helper()
+	if _, err := p.sender.SendEvent(context.Background(), &ev, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
 
 // receiveNow receives what is already available; the 10 s wait only runs

@@ -95,10 +95,7 @@ func TestReleaseRedeliversWithAHigherDeliveryCount(t *testing.T) {
 	h := newHarness(t, nil)
 	p := h.pull(t, queueProps(60, 10, "", nil))
 	ctx := context.Background()
-	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-		t.Fatal(err)
-	}
+	p.send(t, newEvent(t, "t", "x"))
 	first := receiveNow(t, p.receiver, 1)[0]
 	rel, err := p.receiver.ReleaseEvents(ctx, []string{*first.BrokerProperties.LockToken}, nil)
 	if err != nil || len(rel.SucceededLockTokens) != 1 {
@@ -139,10 +136,7 @@ func TestRenewLockKeepsTheEventLocked(t *testing.T) {
 	h := newHarness(t, nil)
 	p := h.pull(t, queueProps(60, 10, "", nil))
 	ctx := context.Background()
-	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-		t.Fatal(err)
-	}
+	p.send(t, newEvent(t, "t", "x"))
 	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
 	h.clock.Advance(50 * time.Second)
 	renew, err := p.receiver.RenewEventLocks(ctx, []string{tok, "not-a-token"}, nil)
@@ -160,10 +154,7 @@ func TestLockExpiryRedeliversAndOldTokensAreLost(t *testing.T) {
 	h := newHarness(t, nil)
 	p := h.pull(t, queueProps(60, 10, "", nil))
 	ctx := context.Background()
-	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := p.send(t, newEvent(t, "t", "x"))
 	first := receiveNow(t, p.receiver, 1)[0]
 	h.clock.Advance(60 * time.Second)
 	second := receiveNow(t, p.receiver, 1)
@@ -218,11 +209,7 @@ func TestTimeToLiveDeadLettersUnsettledEvents(t *testing.T) {
 	sink := engine.NewMemorySink()
 	h := newHarness(t, sink)
 	p := h.pull(t, queueProps(60, 10, "PT5M", blobDeadLetter("acct", "dead")))
-	ctx := context.Background()
-	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := p.send(t, newEvent(t, "t", "x"))
 	h.clock.Advance(5 * time.Minute)
 	h.waitJournal(t, engine.Filter{Kind: engine.KindDeadLetter, EventID: ev.ID}, 1)
 	blobs, err := deadLettersOf(sink, p)
@@ -244,10 +231,7 @@ func TestRejectWithoutDeadLetterDestinationIsAJournalledDrop(t *testing.T) {
 	h := newHarness(t, nil)
 	p := h.pull(t, queueProps(60, 10, "", nil))
 	ctx := context.Background()
-	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := p.send(t, newEvent(t, "t", "x"))
 	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
 	if _, err := p.receiver.RejectEvents(ctx, []string{tok}, nil); err != nil {
 		t.Fatal(err)
@@ -265,10 +249,7 @@ func TestDeletingASubscriptionDropsWhatItHeld(t *testing.T) {
 	h := newHarness(t, nil)
 	p := h.pull(t, queueProps(60, 10, "", nil))
 	ctx := context.Background()
-	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := p.send(t, newEvent(t, "t", "x"))
 	del, err := h.arm.NewNamespaceTopicEventSubscriptionsClient().BeginDelete(ctx, resourceGroup, p.ns.name, p.topic, p.sub, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -291,10 +272,7 @@ func TestQueueSubscriptionMetricsAccountForEveryEvent(t *testing.T) {
 	p := h.pull(t, queueProps(60, 10, "PT5M", blobDeadLetter("acct", "dead")))
 	ctx := context.Background()
 	for i := 0; i < 5; i++ {
-		ev := newEvent(t, "t", "x")
-		if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-			t.Fatal(err)
-		}
+		p.send(t, newEvent(t, "t", "x"))
 	}
 	metrics := func(when string) namespaces.QueueMetrics {
 		t.Helper()

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 )
 
 // EndpointStorageQueue is the endpointType of a Storage Queue destination.
@@ -80,12 +81,7 @@ func (d *Destination) validateStorageQueue() *arm.Error {
 // lower-case letters, digits and single hyphens, starting and ending with a
 // letter or digit.
 func checkQueueName(name string) *arm.Error {
-	ok := len(name) >= 3 && len(name) <= 63 &&
-		name[0] != '-' && name[len(name)-1] != '-' && !strings.Contains(name, "--") &&
-		strings.IndexFunc(name, func(r rune) bool {
-			return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-'
-		}) < 0
-	if !ok {
+	if !deadletter.ValidStorageName(name) {
 		return arm.BadRequest("destination.properties.queueName '%s' is not a valid queue name: 3 to 63 lower-case letters, digits and single hyphens, starting and ending with a letter or digit.", name)
 	}
 	return nil

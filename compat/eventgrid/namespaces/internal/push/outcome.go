@@ -4,55 +4,36 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // Outcome names as Event Grid reports delivery results (EG-24), used for
 // journal entries and as a push dead letter's deliveryresult ("Unauthorized"
-// in the docs' example).
+// in the docs' example). They are the topics' names: compat/eventgrid/retry
+// owns the table, so a namespace and a topic name an answer alike.
 const (
-	OutcomeSuccess         = "Success"
-	OutcomeBadRequest      = "BadRequest"
-	OutcomeUnauthorized    = "Unauthorized"
-	OutcomeForbidden       = "Forbidden"
-	OutcomeNotFound        = "NotFound"
-	OutcomeTimedOut        = "TimedOut"
-	OutcomePayloadTooLarge = "PayloadTooLarge"
-	OutcomeBusy            = "Busy"
-	OutcomeAborted         = "Aborted"
-	OutcomeSocketError     = "SocketError"
-	OutcomeResolutionError = "ResolutionError"
+	OutcomeSuccess         = retry.OutcomeSuccess
+	OutcomeBadRequest      = retry.OutcomeBadRequest
+	OutcomeTimedOut        = retry.OutcomeTimedOut
+	OutcomeBusy            = retry.OutcomeBusy
+	OutcomeSocketError     = retry.OutcomeSocketError
+	OutcomeResolutionError = retry.OutcomeResolutionError
 )
 
 // IsSuccess reports a delivered answer: 200 to 204 [DOC].
-func IsSuccess(status int) bool { return status >= 200 && status <= 204 }
+func IsSuccess(status int) bool { return retry.IsSuccess(status) }
 
-// OutcomeForStatus names an HTTP answer. 414 has no name of its own in the
-// list and is a BadRequest; other 5xx are Busy; anything else that is not a
-// success (1xx, 205..3xx) is Aborted.
+// OutcomeForStatus names an HTTP answer as retry.OutcomeName does (414 is a
+// BadRequest, other 5xx are Busy, anything else that is not a success is
+// Aborted), except that a status past 599 is Busy here, as push delivery
+// has always named it.
 func OutcomeForStatus(status int) string {
-	switch {
-	case IsSuccess(status):
-		return OutcomeSuccess
-	case status == http.StatusUnauthorized:
-		return OutcomeUnauthorized
-	case status == http.StatusForbidden:
-		return OutcomeForbidden
-	case status == http.StatusNotFound || status == http.StatusGone:
-		return OutcomeNotFound
-	case status == http.StatusRequestTimeout || status == http.StatusGatewayTimeout:
-		return OutcomeTimedOut
-	case status == http.StatusRequestEntityTooLarge:
-		return OutcomePayloadTooLarge
-	case status >= 400 && status < 500 && status != http.StatusTooManyRequests:
-		return OutcomeBadRequest
-	case status == http.StatusTooManyRequests || status >= 500:
+	if status > 599 {
 		return OutcomeBusy
-	default:
-		return OutcomeAborted
 	}
+	return retry.OutcomeName(status, nil)
 }
 
 // outcomeForError names a request that got no answer.
