@@ -1,9 +1,11 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -220,22 +222,54 @@ func (s *Server) journalView(kind string) http.HandlerFunc {
 			return
 		}
 		st := s.journal.Stats()
-		page := JournalPage{Entries: make([]EntryView, len(entries)), Discarded: st.Discarded, LastSeq: st.LastSeq}
-		for i, e := range entries {
-			page.Entries[i] = viewOf(e)
-		}
-		writeJSON(w, http.StatusOK, page)
+		writeJournalPage(w, entries, st.Discarded, st.LastSeq)
 	}
+}
+
+// writeJournalPage answers with a JournalPage, encoding one entry at a time
+// straight to w: a full journal (8 MiB of bodies by default) shows as tens
+// of megabytes of JSON, which building the page in memory first would hold
+// all at once, and the heap would keep after the read. The bytes are the
+// ones json.Encoder writes for the JournalPage value.
+func writeJournalPage(w http.ResponseWriter, entries []engine.Entry, discarded, lastSeq uint64) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if _, err := io.WriteString(w, `{"entries":[`); err != nil {
+		return
+	}
+	for i, e := range entries {
+		buf.Reset()
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := enc.Encode(viewOf(e.Full())); err != nil {
+			return
+		}
+		// Encode ends each value with a newline; inside the array it goes.
+		if _, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
+			return // the client went away
+		}
+		if buf.Cap() > 1<<20 {
+			buf = bytes.Buffer{} // do not keep one huge entry's buffer for the rest
+			enc = json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+		}
+	}
+	_, _ = fmt.Fprintf(w, "],\"discarded\":%d,\"lastSeq\":%d}\n", discarded, lastSeq)
 }
 
 // waitForEntries answers at once, or, with ?min=N&wait=D, as soon as N
 // entries match (or when D of real time has passed): a long poll, so a test
-// waits for a delivery without sleeping or polling.
+// waits for a delivery without sleeping or polling. The entries are as
+// stored (engine.Journal.Select); the page rebuilds them one at a time.
 func (s *Server) waitForEntries(r *http.Request, f engine.Filter) ([]engine.Entry, error) {
 	q := r.URL.Query()
 	minText, waitText := q.Get("min"), q.Get("wait")
 	if minText == "" && waitText == "" {
-		return s.journal.Query(f), nil
+		return s.journal.Select(f), nil
 	}
 	min := 1
 	if minText != "" {
@@ -255,7 +289,7 @@ func (s *Server) waitForEntries(r *http.Request, f engine.Filter) ([]engine.Entr
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), wait)
 	defer cancel()
-	got, _ := s.journal.Wait(ctx, f, func(es []engine.Entry) bool { return len(es) >= min })
+	got, _ := s.journal.WaitSelect(ctx, f, func(es []engine.Entry) bool { return len(es) >= min })
 	return got, nil
 }
 

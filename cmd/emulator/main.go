@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.Int64Var(&opts.Seed, "seed", 0, "seed for retry jitter (0: random)")
 	fs.BoolVar(&opts.DisableProbation, "no-probation", false, "turn off Event Grid delayed delivery and probation")
 	fs.BoolVar(&opts.StrictAuth, "strict-auth", false, "refuse bearer tokens the emulator's Entra ID authority did not issue, and ARM requests without one")
-	fs.DurationVar(&opts.SettleTimeout, "settle", 0, "virtual clock: how long an advance waits for a delivery that gets no answer (default 1s)")
+	fs.DurationVar(&opts.SettleTimeout, "settle", 0, "virtual clock: how long an advance waits for work it started before moving time (default 1s); a delivery waiting for its endpoint's answer is waited for a tenth of it")
 	fs.StringVar(&opts.Config, "config", "", "topology file (JSON or YAML) of Event Grid topics and subscriptions and EventBridge buses, rules and targets to create at start")
 	fs.DurationVar(&opts.ReadTimeout, "read-timeout", emulator.DefaultReadTimeout, "how long a client may take to send a request body")
 	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", emulator.DefaultIdleTimeout, "how long an idle keep-alive connection stays open")

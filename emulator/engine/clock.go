@@ -90,7 +90,7 @@ type VirtualClock struct {
 	timers  timerHeap
 	seq     uint64
 	taskSeq uint64
-	busy    map[uint64]time.Time // running work, by when (real time) it started
+	busy    map[uint64]*task // running work, by id
 	idle    *sync.Cond
 	advance sync.Mutex // one Advance at a time
 
@@ -98,6 +98,26 @@ type VirtualClock struct {
 	// blocked on something outside the emulator (a webhook that never answers).
 	// After it, such work is taken to be waiting for cloud time to pass.
 	settle time.Duration
+	// answer bounds how long Advance waits for work that has said it waits
+	// outside the emulator (a delivery whose request is written and which
+	// waits for the endpoint's answer): long enough for a local endpoint to
+	// answer, so its outcome is acted on before time moves, but short, since
+	// a webhook that never answers would otherwise cost a settle bound of
+	// real time for every attempt an advance makes.
+	answer time.Duration
+}
+
+// task is work in progress the virtual clock waits for.
+type task struct {
+	since   time.Time // real time it started, or last changed state
+	outside bool      // waiting for something outside the emulator
+}
+
+// answerWait is how long Advance waits for an answer from outside the
+// emulator: a tenth of the settle bound (100 ms by default), at least 50 ms
+// and at most the settle bound; a local endpoint answers well within it.
+func answerWait(settle time.Duration) time.Duration {
+	return min(settle, max(settle/10, 50*time.Millisecond))
 }
 
 // NewVirtualClock returns a virtual clock standing at start. settle is how
@@ -107,7 +127,7 @@ func NewVirtualClock(start time.Time, settle time.Duration) *VirtualClock {
 	if settle <= 0 {
 		settle = time.Second
 	}
-	c := &VirtualClock{now: start, settle: settle, busy: make(map[uint64]time.Time)}
+	c := &VirtualClock{now: start, settle: settle, answer: answerWait(settle), busy: make(map[uint64]*task)}
 	c.idle = sync.NewCond(&c.mu)
 	return c
 }
@@ -138,17 +158,36 @@ func (c *VirtualClock) AfterFunc(d time.Duration, f func()) Timer {
 }
 
 // Go implements Clock.
-func (c *VirtualClock) Go(f func()) {
+func (c *VirtualClock) Go(f func()) { c.goTask(func(uint64) { f() }) }
+
+// goTask is Go for work that tells the clock, by its id, when it waits
+// outside the emulator (setOutside).
+func (c *VirtualClock) goTask(f func(id uint64)) {
 	c.mu.Lock()
 	id := c.startTaskLocked()
 	c.mu.Unlock()
-	go c.run(id, f)
+	go c.run(id, func() { f(id) })
 }
 
 func (c *VirtualClock) startTaskLocked() uint64 {
 	c.taskSeq++
-	c.busy[c.taskSeq] = time.Now()
+	c.busy[c.taskSeq] = &task{since: time.Now()}
 	return c.taskSeq
+}
+
+// setOutside says that running task id now waits for something outside the
+// emulator (true) — an answer cloud time cannot cause, so Advance waits for
+// it only the short answer bound — or works again (false), awaited for up to
+// the settle bound from now.
+func (c *VirtualClock) setOutside(id uint64, outside bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.busy[id]
+	if !ok || t.outside == outside {
+		return
+	}
+	t.outside, t.since = outside, time.Now()
+	c.idle.Broadcast() // a waiting Advance may now have less to wait for
 }
 
 func (c *VirtualClock) run(id uint64, f func()) {
@@ -231,20 +270,34 @@ func (c *VirtualClock) NextTimers(n int) []time.Time {
 }
 
 // waitIdle waits until every running task has finished or has run longer
-// than the settle bound. A task past the bound is blocked outside the
-// emulator (a webhook that never answers); it is waiting for cloud time, so
-// holding the clock for it would deadlock. Work it does later is woken by a
-// timer of its own and counted again then.
+// than its bound: the settle bound for work, the answer bound for work that
+// said it waits outside the emulator. A task past its bound is blocked
+// outside the emulator (a webhook that never answers); it is waiting for
+// cloud time — its response timeout stays on this clock — so holding the
+// clock for it would deadlock. Work it does later is woken by a timer of its
+// own, or by the answer, and counted again then.
 func (c *VirtualClock) waitIdle() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for {
-		var oldest time.Time
+		var next time.Duration // until the first fresh task passes its bound
 		fresh := 0
-		for _, started := range c.busy {
-			if time.Since(started) < c.settle {
-				if fresh == 0 || started.Before(oldest) {
-					oldest = started
+		// While timers are due at this very instant, time does not move:
+		// firing them does not change when an answer from outside is acted
+		// on, so only work in the emulator is waited for; answers are
+		// awaited, for all such attempts together, before time moves.
+		sameInstant := len(c.timers) > 0 && !c.timers[0].when.After(c.now)
+		for _, t := range c.busy {
+			bound := c.settle
+			if t.outside {
+				if sameInstant {
+					continue
+				}
+				bound = c.answer
+			}
+			if left := bound - time.Since(t.since); left > 0 {
+				if fresh == 0 || left < next {
+					next = left
 				}
 				fresh++
 			}
@@ -252,9 +305,9 @@ func (c *VirtualClock) waitIdle() {
 		if fresh == 0 {
 			return
 		}
-		// sync.Cond has no timed wait: wake up when the oldest fresh task
-		// passes the bound.
-		wake := time.AfterFunc(c.settle-time.Since(oldest), func() {
+		// sync.Cond has no timed wait: wake up when the first fresh task
+		// passes its bound.
+		wake := time.AfterFunc(next, func() {
 			c.mu.Lock()
 			c.idle.Broadcast()
 			c.mu.Unlock()

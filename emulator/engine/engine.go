@@ -266,7 +266,7 @@ func (e *Engine) dispatch(rs *routeState) {
 		}
 		rs.inflight++
 		rs.inFlightEvents += len(items)
-		e.clock.Go(func() { e.attempt(rs, b, true) })
+		e.goAttempts(func(w outsideMark) { e.attempt(rs, b, true, w) })
 	}
 	if len(rs.pending) > 0 && rs.release == 0 && now.Before(rs.heldUntil) {
 		// New deliveries wait out the hold too (EG-17).
@@ -309,7 +309,7 @@ func takeBatch(queue *[]*Item, r *Route) []*Item {
 
 // attempt makes one delivery attempt and acts on its outcome. The batch's
 // events are counted in flight by the caller.
-func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
+func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 	e.mu.Lock()
 	route := rs.route
 	rs.metrics.Attempts++
@@ -329,7 +329,7 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool) {
 	o, injected := e.faults.outcomeFor(route)
 	if !injected {
 		var release func()
-		o, release = e.deliver(rs, route, a)
+		o, release = e.deliver(rs, route, a, m)
 		// Released once the outcome has been acted on (retry scheduled,
 		// dead letter queued): see deliver.
 		defer release()
@@ -505,9 +505,9 @@ func (e *Engine) endHold(rs *routeState) {
 		workers = defaultConcurrency
 	}
 	for w := 0; w < workers && w < len(released); w++ {
-		e.clock.Go(func() {
+		e.goAttempts(func(m outsideMark) {
 			for i := w; i < len(released); i += workers {
-				e.attempt(rs, released[i], false)
+				e.attempt(rs, released[i], false, m)
 			}
 		})
 	}
@@ -516,7 +516,7 @@ func (e *Engine) endHold(rs *routeState) {
 // deliver calls the destination with the route's response timeout running
 // on the emulator clock. The caller must call release once it has acted on
 // the outcome.
-func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt) (o Outcome, release func()) {
+func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt, m outsideMark) (o Outcome, release func()) {
 	if route.ResponseTimeout <= 0 {
 		return route.Destination.Deliver(context.Background(), a), func() {}
 	}
@@ -534,11 +534,14 @@ func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt) (o Outcome, r
 		<-acted
 	})
 	result := make(chan Outcome, 1)
-	go func() { result <- route.Destination.Deliver(ctx, a) }()
+	waiting := m.start()
+	go func() { result <- route.Destination.Deliver(waiting.trace(ctx), a) }()
 	select {
 	case o = <-result:
+		waiting.end()
 		timer.Stop()
 	case <-timedOut:
+		waiting.end()
 		if !lingers {
 			o = <-result // cancelled with ErrResponseTimeout: the destination names it
 			break
@@ -632,7 +635,9 @@ func (e *Engine) retryDue(rs *routeState, b *Batch) {
 	rs.retryingEvents -= len(b.Items)
 	rs.inFlightEvents += len(b.Items)
 	e.mu.Unlock()
-	e.attempt(rs, b, false)
+	// Its own task, which can say when it waits for the endpoint (the
+	// timer's task ends once this one is counted).
+	e.goAttempts(func(m outsideMark) { e.attempt(rs, b, false, m) })
 }
 
 // endLocked accounts for a batch being given up: its events await their

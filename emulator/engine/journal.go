@@ -255,7 +255,22 @@ func (j *Journal) Stats() Stats {
 // Query returns the held entries that pass f, oldest first, each attempt's
 // request rebuilt in full.
 func (j *Journal) Query(f Filter) []Entry {
+	out := j.Select(f)
+	// Rebuilt outside the lock: stored entries and the events they refer
+	// to are never modified.
+	for i := range out {
+		out[i] = out[i].materialize()
+	}
+	return out
+}
+
+// Select is Query without the rebuilding: the entries as stored, whose
+// requests refer to the events' bodies instead of copying them. A reader that
+// shows entries one at a time calls Full on each, so it never holds every
+// rebuilt request at once.
+func (j *Journal) Select(f Filter) []Entry {
 	j.mu.Lock()
+	defer j.mu.Unlock()
 	// Count first: matching is cheap, while growing the answer by appending
 	// copies a full journal's entries many times over.
 	n := 0
@@ -265,7 +280,6 @@ func (j *Journal) Query(f Filter) []Entry {
 		}
 	}
 	if n == 0 {
-		j.mu.Unlock()
 		return nil
 	}
 	out := make([]Entry, 0, n)
@@ -275,18 +289,25 @@ func (j *Journal) Query(f Filter) []Entry {
 			out = append(out, *e)
 		}
 	}
-	j.mu.Unlock()
-	// Rebuilt outside the lock: stored entries and the events they refer
-	// to are never modified.
-	for i := range out {
-		out[i] = out[i].materialize()
-	}
 	return out
 }
+
+// Full returns an entry from Select as Query shows it: event ids listed and
+// the attempt's request rebuilt in full.
+func (e Entry) Full() Entry { return e.materialize() }
 
 // Wait blocks until cond, called with the entries passing f, returns true, or
 // ctx ends. It returns the entries cond last saw.
 func (j *Journal) Wait(ctx context.Context, f Filter, cond func([]Entry) bool) ([]Entry, error) {
+	return j.wait(ctx, f, cond, j.Query)
+}
+
+// WaitSelect is Wait on the entries as Select returns them.
+func (j *Journal) WaitSelect(ctx context.Context, f Filter, cond func([]Entry) bool) ([]Entry, error) {
+	return j.wait(ctx, f, cond, j.Select)
+}
+
+func (j *Journal) wait(ctx context.Context, f Filter, cond func([]Entry) bool, query func(Filter) []Entry) ([]Entry, error) {
 	for {
 		j.mu.Lock()
 		if j.changed == nil {
@@ -294,7 +315,7 @@ func (j *Journal) Wait(ctx context.Context, f Filter, cond func([]Entry) bool) (
 		}
 		changed := j.changed
 		j.mu.Unlock()
-		got := j.Query(f)
+		got := query(f)
 		if cond(got) {
 			return got, nil
 		}
