@@ -425,7 +425,7 @@ function render(opts = {}) {
   return rendering;
 }
 
-async function renderNow({ keepFocus } = {}) {
+async function renderNow({ keepFocus, live } = {}) {
   const { name, arg } = currentView();
   for (const a of document.querySelectorAll("nav a")) {
     if (a.dataset.view === name) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
@@ -446,6 +446,12 @@ async function renderNow({ keepFocus } = {}) {
     next.append(h("h2", {}, "Could not load this view"), h("p", {}, err.message));
   }
   const main = $("#main");
+  if (live && main.querySelector(".confirm")) {
+    // A question is waiting for the user (reset?): a live refresh must not
+    // take it away from under their pointer. The next one after it applies.
+    await refreshClock();
+    return;
+  }
   const focusSel = keepFocus === undefined ? null : keepFocus;
   main.replaceChildren(...next.childNodes);
   for (const d of main.querySelectorAll("details")) {
@@ -483,7 +489,7 @@ async function live() {
       const active = document.activeElement;
       const typing = active && (active.tagName === "INPUT" || active.tagName === "SELECT") && active.closest("form");
       if (changed && !typing) {
-        await render({ keepFocus: active && active.id ? `#${active.id}` : null });
+        await render({ keepFocus: active && active.id ? `#${active.id}` : null, live: true });
         // A busy emulator changes all the time: refresh at most once a second.
         await new Promise((r) => setTimeout(r, 1000));
       } else await refreshClock();
