@@ -136,27 +136,12 @@ func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 
 // EntryView is a journal entry as the inspection API shows it: bodies are
 // inlined as JSON when they are JSON, as text otherwise.
-type EntryView struct {
-	engine.Entry
-	Request *RequestView    `json:"request,omitempty"`
-	Body    json.RawMessage `json:"body,omitempty"`
-}
+type EntryView = engine.EntryView
 
 // RequestView is a recorded request with its body inlined.
-type RequestView struct {
-	Method string              `json:"method,omitempty"`
-	URL    string              `json:"url,omitempty"`
-	Header map[string][]string `json:"headers,omitempty"`
-	Body   json.RawMessage     `json:"body,omitempty"`
-}
+type RequestView = engine.RequestView
 
-func viewOf(e engine.Entry) EntryView {
-	v := EntryView{Entry: e, Body: engine.InlineBody(e.Body)}
-	if e.Request != nil {
-		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: engine.InlineBody(e.Request.Body)}
-	}
-	return v
-}
+func viewOf(e engine.Entry) EntryView { return engine.ViewOf(e) }
 
 // JournalPage is the answer of the journal views.
 type JournalPage struct {

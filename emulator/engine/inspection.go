@@ -42,3 +42,29 @@ func InlineBody(b []byte) json.RawMessage {
 	q, _ := json.Marshal(string(b))
 	return q
 }
+
+// EntryView is a journal entry as the inspection API's views show it:
+// bodies are inlined as JSON when they are JSON, as text otherwise. The
+// server's journal views and the dashboard's pages share it.
+type EntryView struct {
+	Entry
+	Request *RequestView    `json:"request,omitempty"`
+	Body    json.RawMessage `json:"body,omitempty"`
+}
+
+// RequestView is a recorded request with its body inlined.
+type RequestView struct {
+	Method string              `json:"method,omitempty"`
+	URL    string              `json:"url,omitempty"`
+	Header map[string][]string `json:"headers,omitempty"`
+	Body   json.RawMessage     `json:"body,omitempty"`
+}
+
+// ViewOf is e as the inspection API shows it.
+func ViewOf(e Entry) EntryView {
+	v := EntryView{Entry: e, Body: InlineBody(e.Body)}
+	if e.Request != nil {
+		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: InlineBody(e.Request.Body)}
+	}
+	return v
+}

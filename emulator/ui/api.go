@@ -257,29 +257,10 @@ func firstOf(vs ...string) string {
 	return ""
 }
 
-// EntryView is a journal entry with its bodies inlined as JSON (or text), as
-// the inspection API's journal views show them.
-type EntryView struct {
-	engine.Entry
-	Request *RequestView    `json:"request,omitempty"`
-	Body    json.RawMessage `json:"body,omitempty"`
-}
+// EntryView is a journal entry as the inspection API's journal views show it.
+type EntryView = engine.EntryView
 
-// RequestView is a recorded request with its body inlined.
-type RequestView struct {
-	Method string              `json:"method,omitempty"`
-	URL    string              `json:"url,omitempty"`
-	Header map[string][]string `json:"headers,omitempty"`
-	Body   json.RawMessage     `json:"body,omitempty"`
-}
-
-func viewOf(e engine.Entry) EntryView {
-	v := EntryView{Entry: e, Body: engine.InlineBody(e.Body)}
-	if e.Request != nil {
-		v.Request = &RequestView{Method: e.Request.Method, URL: e.Request.URL, Header: e.Request.Header, Body: engine.InlineBody(e.Request.Body)}
-	}
-	return v
-}
+func viewOf(e engine.Entry) EntryView { return engine.ViewOf(e) }
 
 // EntriesPage is GET /_emulator/ui/api/entries.
 type EntriesPage struct {
