@@ -14,6 +14,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
 // The inspection API is the contract the testkit speaks, so the same test
@@ -105,7 +106,7 @@ func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		To time.Time `json:"to"`
 	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {
-		inspectError(w, http.StatusBadRequest, `body must be JSON like {"by":"90s"}: %v`, err)
+		inspectError(w, http.StatusBadRequest, `body must be JSON like {"by":"90s"}: %s`, jsonerr.Describe(err, nil))
 		return
 	}
 	var by time.Duration
@@ -331,7 +332,7 @@ func (s *Server) handleFaultAdd(w http.ResponseWriter, r *http.Request) {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		inspectError(w, http.StatusBadRequest, `body must be a fault rule like {"match":{"subscription":"s1"},"status":503,"count":3}: %v`, err)
+		inspectError(w, http.StatusBadRequest, `body must be a fault rule like {"match":{"subscription":"s1"},"status":503,"count":3}: %s`, jsonerr.Describe(err, nil))
 		return
 	}
 	if f.Status == 0 && f.Outcome == "" {

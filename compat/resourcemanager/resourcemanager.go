@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/gorilla/mux"
+	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
 // Well-known ids: the subscription the testkit and the suites use, and the
@@ -327,7 +328,7 @@ func (s *Service) writeGroup(w http.ResponseWriter, r *http.Request, t target, k
 		ManagedBy *string           `json:"managedBy"`
 	}
 	if err := json.Unmarshal(raw, &body); err != nil {
-		writeError(w, http.StatusBadRequest, "InvalidRequestContent", "The request content was invalid and could not be deserialized: "+err.Error())
+		writeError(w, http.StatusBadRequest, "InvalidRequestContent", "The request content was invalid and could not be deserialized: "+jsonerr.Describe(err, nil)+".")
 		return
 	}
 	if r.Method == http.MethodPatch {

@@ -3,12 +3,9 @@ package scheduler
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"reflect"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +14,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
 // BusEvent is what an EventBridge target puts on a bus: Config.PutEvent
@@ -166,59 +164,21 @@ func (c *call) decode(v any) *apiError {
 		return nil
 	}
 	if err := json.Unmarshal(c.body, v); err != nil {
-		return validation("The request body is not valid JSON for this operation: %s", describeJSONError(err))
+		return validation("The request body is not valid JSON for this operation: %s", jsonerr.Describe(err, memberKind))
 	}
 	return nil
 }
 
-// describeJSONError says what is wrong with a body in the API's words: the
-// member's path and the kinds of value. encoding/json's own text names the
-// emulator's Go types ("Go struct field scheduleInput.StartDate of type
-// awsjson.Timestamp").
-func describeJSONError(err error) string {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		got, _, _ := strings.Cut(te.Value, " ") // "number 1e300" is a number
-		if te.Field == "" {
-			return fmt.Sprintf("the body must be a JSON object, not a JSON %s.", got)
-		}
-		return fmt.Sprintf("member %s must be %s, not a JSON %s.", strings.Trim(te.Field, "."), memberKind(te.Type), got)
-	case errors.As(err, &se):
-		return fmt.Sprintf("%s (at byte %d).", se.Error(), se.Offset)
-	}
-	return err.Error()
-}
-
 // memberKind names what a member of Go type t takes, as the API reference
-// does.
+// does: timestamps are numbers of epoch seconds.
 func memberKind(t reflect.Type) string {
-	if t == nil {
-		return "another kind of value"
-	}
-	for t.Kind() == reflect.Pointer {
+	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if awsjson.IsTimestamp(t) {
+	if t != nil && awsjson.IsTimestamp(t) {
 		return "a timestamp (a number of epoch seconds)"
 	}
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-		return "a JSON object"
-	case reflect.Slice, reflect.Array:
-		return "a JSON array"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	}
-	return "another kind of value"
+	return jsonerr.Kind(t)
 }
 
 func (c *call) param(name string) string {
