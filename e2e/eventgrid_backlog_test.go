@@ -221,4 +221,3 @@ func residentMB(b testing.TB, proc *testbinary.Process) float64 {
 	b.Fatal("no VmRSS in /proc status")
 	return 0
 }
-
