@@ -131,7 +131,11 @@ func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		inspectError(w, http.StatusBadRequest, `body must say how far to move, e.g. {"by":"90s"}`)
 		return
 	}
+	started := time.Now()
 	s.virtual.Advance(by)
+	if s.opts.AfterAdvance != nil {
+		s.opts.AfterAdvance(time.Since(started))
+	}
 	writeJSON(w, http.StatusOK, s.clockView())
 }
 

@@ -87,6 +87,11 @@ type Options struct {
 	WebhookClient *http.Client
 	// Logger receives the emulator's logs; nil discards them.
 	Logger *slog.Logger
+	// AfterAdvance, when set, is called after each advance of the virtual
+	// clock through the inspection API, before it is answered, with the real
+	// time the advance took. The binary gives freed memory back to the
+	// system then (cmd/emulator).
+	AfterAdvance func(took time.Duration)
 
 	// Config is the path of a topology file (JSON or YAML, see
 	// emulator/topology) whose topics, subscriptions, buses, rules and

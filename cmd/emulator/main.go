@@ -57,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		logLevel    string
 		healthcheck bool
 		memLimit    = memoryLimit{getenv: getenv}
+		noRelease   bool
+		gcPct       = gcPercent{getenv: getenv}
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:4080", "HTTP listen address (127.0.0.1:0 picks a free port)")
 	fs.StringVar(&opts.TLSAddr, "tls-addr", "127.0.0.1:4443", "HTTPS listen address (127.0.0.1:0 picks a free port)")
@@ -81,6 +83,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", emulator.DefaultIdleTimeout, "how long an idle keep-alive connection stays open")
 	fs.BoolVar(&opts.RecordSecrets, "record-secrets", false, "show secret values (auth parameters, values marked secret, webhook URL queries) in the inspection API, journal and logs, for debugging")
 	fs.Var(&memLimit, "memory-limit", "soft memory limit of the Go runtime, e.g. 64MiB, 1GiB, or off (default 96MiB unless GOMEMLIMIT is set): near it the emulator collects garbage sooner and returns freed memory to the system")
+	fs.Var(&gcPct, "gc-percent", "the Go runtime's GOGC: how far the heap grows past its live data before a collection, in percent, or off (default 50 unless GOGC is set)")
+	fs.BoolVar(&noRelease, "no-memory-release", false, "keep the memory freed during a virtual-clock advance instead of giving it back to the system when the advance ends")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&healthcheck, "healthcheck", false, "probe the running emulator at --addr and exit 0 when healthy (for container health checks)")
 
@@ -100,12 +104,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if limit, ok := memLimit.resolve(); ok {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
+	if percent, ok := gcPct.resolve(); ok {
+		defer debug.SetGCPercent(debug.SetGCPercent(percent))
+	}
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
 	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if !noRelease {
+		opts.AfterAdvance = (&memoryRelease{log: opts.Logger}).afterAdvance
+	}
 	started := time.Now()
 	srv, err := emulator.Start(opts)
 	if err != nil {

@@ -119,6 +119,7 @@ func TestFlagsAndEnvironment(t *testing.T) {
 		{"stray argument", []string{"serve"}, nil, "unexpected arguments"},
 		{"bad log level", []string{"--log-level", "loud"}, nil, "--log-level"},
 		{"bad memory limit", nil, map[string]string{"GRIDBRIDGE_MEMORY_LIMIT": "lots"}, "GRIDBRIDGE_MEMORY_LIMIT"},
+		{"bad gc percent", nil, map[string]string{"GRIDBRIDGE_GC_PERCENT": "lots"}, "GRIDBRIDGE_GC_PERCENT"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

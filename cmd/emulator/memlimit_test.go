@@ -52,3 +52,38 @@ func TestMemoryLimitFlag(t *testing.T) {
 		}
 	}
 }
+
+// --gc-percent (GRIDBRIDGE_GC_PERCENT) takes GOGC's spelling; when neither
+// it nor GOGC is set the binary collects at DefaultGCPercent (issue 10).
+func TestGCPercentFlag(t *testing.T) {
+	t.Parallel()
+	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	for _, c := range []struct {
+		name   string
+		flag   string
+		env    map[string]string
+		want   int
+		wantOK bool
+	}{
+		{"default", "", nil, DefaultGCPercent, true},
+		{"GOGC left to the runtime", "", map[string]string{"GOGC": "200"}, 0, false},
+		{"flag wins over GOGC", "80", map[string]string{"GOGC": "200"}, 80, true},
+		{"off", "off", nil, -1, true},
+	} {
+		g := gcPercent{getenv: env(c.env)}
+		if c.flag != "" {
+			if err := g.Set(c.flag); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, ok := g.resolve(); got != c.want || ok != c.wantOK {
+			t.Errorf("%s: resolve() = %d, %v; want %d, %v", c.name, got, ok, c.want, c.wantOK)
+		}
+	}
+	for _, bad := range []string{"", "lots", "-5", "1.5"} {
+		var g gcPercent
+		if err := g.Set(bad); err == nil {
+			t.Errorf("Set(%q) accepted", bad)
+		}
+	}
+}

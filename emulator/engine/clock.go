@@ -93,6 +93,8 @@ type VirtualClock struct {
 	busy    map[uint64]*task // running work, by id
 	idle    *sync.Cond
 	advance sync.Mutex // one Advance at a time
+	// advancing is true while an Advance runs (afterFuncAt).
+	advancing bool
 
 	// settle bounds how long Advance waits, in real time, for work that is
 	// blocked on something outside the emulator (a webhook that never answers).
@@ -212,12 +214,17 @@ func (c *VirtualClock) Advance(d time.Duration) time.Time {
 	defer c.advance.Unlock()
 	c.mu.Lock()
 	target := c.now.Add(d)
+	c.advancing = true
 	c.mu.Unlock()
 	for {
 		c.waitIdle()
 		c.mu.Lock()
 		if len(c.timers) == 0 || c.timers[0].when.After(target) {
 			c.now = target
+			// Work still running from here on is not ordered by this
+			// advance: a timer it sets for a time already reached runs at
+			// once (afterFuncAt).
+			c.advancing = false
 			c.mu.Unlock()
 			c.waitIdle()
 			return target
@@ -366,5 +373,31 @@ func (h *timerHeap) Pop() any {
 	old[n-1] = nil
 	t.index = -1
 	*h = old[:n-1]
+	return t
+}
+
+// nextSeq takes the sequence number the next timer would get, for a caller
+// that schedules the timer later with afterFuncAt but must keep its place
+// among timers due at the same instant.
+func (c *VirtualClock) nextSeq() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seq++
+	return c.seq
+}
+
+// afterFuncAt schedules f at when with a sequence number from nextSeq.
+// During an Advance a time already reached fires in its (when, seq) order
+// among the timers due then; otherwise it runs at once, as AfterFunc with
+// no wait does.
+func (c *VirtualClock) afterFuncAt(when time.Time, seq uint64, f func()) Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.advancing && !when.After(c.now) {
+		go c.run(c.startTaskLocked(), f)
+		return stoppedTimer{}
+	}
+	t := &virtualTimer{clock: c, when: when, seq: seq, f: f, index: -1}
+	heap.Push(&c.timers, t)
 	return t
 }

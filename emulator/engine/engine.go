@@ -22,8 +22,15 @@ type Engine struct {
 	// (secrets.go).
 	recordSecrets atomic.Bool
 
+	// epoch is the clock's time when the engine started: retry queues keep
+	// their due times as offsets from it (retryqueue.go).
+	epoch time.Time
+
 	mu     sync.Mutex
 	routes map[string]*routeState
+	// seq orders retries due at the same instant on clocks that do not
+	// number their timers (retryqueue.go).
+	seq uint64
 }
 
 // Drop reasons the engine itself produces.
@@ -43,7 +50,7 @@ const sinkWriteTimeout = 10 * time.Second
 
 // New returns an engine on clock that journals into journal.
 func New(clock Clock, journal *Journal) *Engine {
-	return &Engine{clock: clock, journal: journal, faults: NewFaults(), routes: make(map[string]*routeState)}
+	return &Engine{clock: clock, journal: journal, faults: NewFaults(), routes: make(map[string]*routeState), epoch: clock.Now()}
 }
 
 // Clock returns the engine's clock.
@@ -79,7 +86,8 @@ type routeState struct {
 	// backlog drains instead of trickling out a few per hold (EG-17).
 	release int
 	removed bool
-	retries map[*Batch]Timer
+	// retryQ holds the batches waiting for a retry (retryqueue.go).
+	retryQ retryQueue
 	// writes are the dead-letter writes waiting for their time, so Reset
 	// can cancel them and let go of what they hold.
 	writes   map[uint64]Timer
@@ -134,7 +142,6 @@ func (e *Engine) PutRoute(r *Route) {
 	}
 	e.routes[r.ID] = &routeState{
 		route:   r,
-		retries: make(map[*Batch]Timer),
 		writes:  make(map[uint64]Timer),
 		metrics: RouteMetrics{Route: r.ID, Labels: r.Labels},
 	}
@@ -154,14 +161,13 @@ func (e *Engine) RemoveRoute(id, reason string) {
 	var lost []*Item
 	lost = append(lost, rs.pending...)
 	rs.pending = nil
-	for b, t := range rs.retries {
-		t.Stop()
+	for _, b := range e.clearRetriesLocked(rs) {
 		lost = append(lost, b.Items...)
 	}
 	for _, b := range rs.deferred {
 		lost = append(lost, b.Items...)
 	}
-	rs.retries, rs.deferred = nil, nil
+	rs.deferred = nil
 	if rs.holdTimer != nil {
 		rs.holdTimer.Stop()
 		rs.holdTimer = nil
@@ -172,7 +178,7 @@ func (e *Engine) RemoveRoute(id, reason string) {
 		if reason == "" {
 			reason = ReasonRouteDeleted
 		}
-		e.journal.Append(Entry{
+		e.journal.add(Entry{
 			Time: e.clock.Now(), Kind: KindDrop, Route: route.ID, Labels: route.Labels,
 			EventIDs: itemIDs(lost), Outcome: reason,
 			Message: fmt.Sprintf("%d event(s) were still queued or retrying when the route was deleted", len(lost)),
@@ -342,6 +348,9 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 	// a copy of its last request.
 	b.LastOutcome = o
 	b.LastOutcome.Request = nil
+	b.LastOutcome.Message = e.journal.intern(o.Message)
+	b.LastOutcome.Destination = e.journal.intern(o.Destination)
+	o.Message, o.Destination = b.LastOutcome.Message, b.LastOutcome.Destination
 
 	// The entry refers to the batch's items rather than copying their ids
 	// and bodies: the journal derives both on read (see journal_compact.go).
@@ -352,8 +361,8 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 	}
 
 	if o.OK {
-		e.journal.Append(entry)
-		e.journal.Append(Entry{
+		e.journal.add(entry)
+		e.journal.add(Entry{
 			Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
 			Attempt: a.Number, Outcome: o.Name, Status: o.Status, items: b.Items,
 		})
@@ -379,17 +388,17 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 	switch d.Action {
 	case Retry:
 		if !rs.removed {
-			rs.retries[b] = e.clock.AfterFunc(d.After, func() { e.retryDue(rs, b) })
+			e.scheduleRetryLocked(rs, b, d.After)
 			rs.retryingEvents += len(b.Items)
 		}
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
-		e.journal.Append(entry)
+		e.journal.add(entry)
 	default:
 		e.endLocked(rs, b, d)
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
-		e.journal.Append(entry)
+		e.journal.add(entry)
 		e.giveUp(rs, route, b, d)
 	}
 }
@@ -433,8 +442,8 @@ func (e *Engine) deferLocked(rs *routeState, now time.Time) {
 			}
 		}
 	}
-	for b := range rs.retries {
-		for _, it := range b.Items {
+	for _, r := range rs.retryQ.entries {
+		for _, it := range r.b.Items {
 			if len(sample) < deferredSample {
 				sample = append(sample, it.ID)
 			}
@@ -448,7 +457,7 @@ func (e *Engine) deferLocked(rs *routeState, now time.Time) {
 	}
 	slices.Sort(sample)
 	until := rs.heldUntil
-	e.journal.Append(Entry{
+	e.journal.add(Entry{
 		Time: now, Kind: KindDeferred, Route: rs.route.ID, Labels: rs.route.Labels,
 		EventIDs: sample, Count: held, Outcome: rs.holdState, NextAttemptAt: &until,
 		Message: fmt.Sprintf("no attempt: the route is held (%s) until %s; %d event(s) wait for it",
@@ -575,13 +584,12 @@ func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt, m outsideMark
 // already made stays made, so duplicates remain possible.
 func (e *Engine) lateSuccess(rs *routeState, route *Route, b *Batch, o Outcome) {
 	e.mu.Lock()
-	t, pending := rs.retries[b]
-	if pending {
-		t.Stop()
-		delete(rs.retries, b)
-	} else if i := slices.Index(rs.deferred, b); i >= 0 {
-		rs.deferred = slices.Delete(rs.deferred, i, i+1)
-		pending = true
+	pending := e.withdrawRetryLocked(rs, b)
+	if !pending {
+		if i := slices.Index(rs.deferred, b); i >= 0 {
+			rs.deferred = slices.Delete(rs.deferred, i, i+1)
+			pending = true
+		}
 	}
 	if pending {
 		rs.retryingEvents -= len(b.Items)
@@ -591,23 +599,18 @@ func (e *Engine) lateSuccess(rs *routeState, route *Route, b *Batch, o Outcome) 
 	if !pending {
 		return
 	}
-	e.journal.Append(Entry{
+	e.journal.add(Entry{
 		Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
 		EventIDs: b.EventIDs(), Attempt: b.Attempts, Outcome: o.Name, Status: o.Status,
 		Message: "answered after the response timeout; the pending retry was withdrawn",
 	})
 }
 
-// retryDue runs when a scheduled retry comes due. The retry policy judges
-// the batch now, at its scheduled attempt (EG-14), even when the route is
-// held: a hold never keeps an expired event alive.
-func (e *Engine) retryDue(rs *routeState, b *Batch) {
-	e.mu.Lock()
-	if rs.removed {
-		e.mu.Unlock()
-		return
-	}
-	delete(rs.retries, b)
+// retryDueLocked runs when a scheduled retry comes due, with the engine's
+// lock held, which it releases. The retry policy judges the batch now, at
+// its scheduled attempt (EG-14), even when the route is held: a hold never
+// keeps an expired event alive.
+func (e *Engine) retryDueLocked(rs *routeState, b *Batch) {
 	route := rs.route
 	now := e.clock.Now()
 	d := route.Retry.BeforeRetry(b, now)
@@ -628,7 +631,7 @@ func (e *Engine) retryDue(rs *routeState, b *Batch) {
 	}
 	if wait := paced(route, now); wait > 0 {
 		// Over the rate: the retry waits its turn on the clock.
-		rs.retries[b] = e.clock.AfterFunc(wait, func() { e.retryDue(rs, b) })
+		e.scheduleRetryLocked(rs, b, wait)
 		e.mu.Unlock()
 		return
 	}
@@ -689,7 +692,7 @@ func (e *Engine) giveUp(rs *routeState, route *Route, b *Batch, d Decision) {
 // counted as awaiting their dead letter, which has now failed: they move to
 // dropped (and to its deadLetterFailed part when the write itself failed).
 func (e *Engine) drop(rs *routeState, route *Route, ids []string, reason, msg string, awaiting bool) {
-	e.journal.Append(Entry{
+	e.journal.add(Entry{
 		Time: e.clock.Now(), Kind: KindDrop, Route: route.ID, Labels: route.Labels,
 		EventIDs: ids, Outcome: reason, Message: msg,
 	})
@@ -750,7 +753,7 @@ func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, 
 		now := e.clock.Now()
 		switch {
 		case err == nil:
-			e.journal.Append(Entry{
+			e.journal.add(Entry{
 				Time: now, Kind: KindDeadLetter, Route: route.ID, Labels: route.Labels,
 				EventIDs: w.EventIDs, Destination: w.Destination, Body: w.Body,
 			})
@@ -824,16 +827,14 @@ func (e *Engine) Reset() {
 	e.mu.Lock()
 	for _, rs := range e.routes {
 		rs.removed = true
-		for _, t := range rs.retries {
-			t.Stop()
-		}
+		e.clearRetriesLocked(rs)
 		for _, t := range rs.writes {
 			t.Stop()
 		}
 		if rs.holdTimer != nil {
 			rs.holdTimer.Stop()
 		}
-		rs.pending, rs.deferred, rs.retries, rs.writes = nil, nil, nil, nil
+		rs.pending, rs.deferred, rs.writes = nil, nil, nil
 	}
 	e.routes = make(map[string]*routeState)
 	e.mu.Unlock()

@@ -130,7 +130,12 @@ func NewJournalBytes(capacity int, maxBytes int64) *Journal {
 }
 
 // Append stores e, stamping its sequence number, and returns it.
-func (j *Journal) Append(e Entry) Entry {
+func (j *Journal) Append(e Entry) Entry { return j.add(e).materialize() }
+
+// add is Append for a caller that does not look at the entry: it returns
+// the entry as stored, without rebuilding its request (a copy of the
+// attempt's body and headers nobody reads).
+func (j *Journal) add(e Entry) Entry {
 	j.mu.Lock()
 	j.seq++
 	e.Seq = j.seq
@@ -148,7 +153,20 @@ func (j *Journal) Append(e Entry) Entry {
 	j.counts[e.Kind]++
 	j.notifyLocked()
 	j.mu.Unlock()
-	return e.materialize()
+	return e
+}
+
+// intern returns a copy of s shared with the journal's attempt entries
+// that carry the same text: an outcome's message and destination repeat
+// from attempt to attempt, and a batch waiting for its retry keeps its last
+// outcome's (issue 10: memory per pending event).
+func (j *Journal) intern(s string) string {
+	if s == "" || len(s) > maxInternedText {
+		return s
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.texts.get(s, func() string { return s })
 }
 
 func (j *Journal) discardOldestLocked() {

@@ -48,6 +48,9 @@ type storedRequest struct {
 // without bound.
 const maxInterned = 4096
 
+// maxInternedText bounds the texts the journal interns.
+const maxInternedText = 256
+
 // interner shares equal values between journal entries.
 type interner[T any] struct {
 	m map[string]T
@@ -76,9 +79,12 @@ func (j *Journal) compactLocked(e *Entry) {
 			e.items = nil // the ids say otherwise: keep them as given
 		}
 	}
-	if e.Kind == KindAttempt && e.Message != "" && len(e.Message) <= 256 {
-		msg := e.Message
-		e.Message = j.texts.get(msg, func() string { return msg })
+	if e.Kind == KindAttempt {
+		for _, s := range []*string{&e.Message, &e.Destination} {
+			if v := *s; v != "" && len(v) <= maxInternedText {
+				*s = j.texts.get(v, func() string { return v })
+			}
+		}
 	}
 	r := e.Request
 	if r == nil {

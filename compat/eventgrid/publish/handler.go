@@ -106,6 +106,17 @@ func readBody(r *http.Request, limit int) ([]byte, error) {
 	if r.ContentLength > int64(limit) {
 		return nil, errTooLarge
 	}
+	if n := r.ContentLength; n > 0 {
+		// The body's events are kept for as long as they wait (each
+		// event's Raw is a piece of it): read it into a buffer of its
+		// exact size, not one grown by doubling with up to a quarter to
+		// spare (issue 10: memory per pending event).
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
 		return nil, err
