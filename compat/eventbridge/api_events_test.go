@@ -51,11 +51,11 @@ func TestPutEventsEntries(t *testing.T) {
 		}
 	}
 	// The event for the missing bus is accepted, then dropped where the journal shows it.
-	drops := h.engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: aws.ToString(out.Entries[7].EventId)})
+	drops := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: aws.ToString(out.Entries[7].EventId)})
 	if len(drops) != 1 || drops[0].Outcome != "EventBusNotFound" {
 		t.Fatalf("drop of the unknown-bus event: %+v", drops)
 	}
-	pubs := h.engine.Journal().Query(engine.Filter{Kind: engine.KindPublish, Labels: map[string]string{"cloud": "eventbridge", "bus": "default"}})
+	pubs := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindPublish, Labels: map[string]string{"cloud": "eventbridge", "bus": "default"}})
 	if len(pubs) != 1 || pubs[0].EventIDs[0] != aws.ToString(out.Entries[0].EventId) {
 		t.Fatalf("publish journal: %+v", pubs)
 	}

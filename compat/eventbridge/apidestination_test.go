@@ -202,7 +202,7 @@ func TestAPIDestinationDelivery(t *testing.T) {
 	if got := ep.got("/orders"); len(got) != 1 {
 		t.Fatalf("%d requests before the retry", len(got))
 	}
-	h.clock.Advance(time.Second)
+	h.Clock.Advance(time.Second)
 	got := ep.got("/orders")
 	if len(got) != 2 {
 		t.Fatalf("the 503 was not retried after 1 s: %d requests", len(got))

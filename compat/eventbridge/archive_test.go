@@ -37,7 +37,7 @@ func TestArchiveAndReplay(t *testing.T) {
 
 	first := putEvent(t, h, entry(`{"big":true}`))
 	putEvent(t, h, entry(`{"big":false}`))
-	h.clock.Advance(time.Minute)
+	h.Clock.Advance(time.Minute)
 	putEvent(t, h, entry(`{"late":1}`))
 	h.settle()
 	h.sqs.Receive(queueArn)
@@ -61,7 +61,7 @@ func TestArchiveAndReplay(t *testing.T) {
 	if start.State != types.ReplayStateStarting || start.ReplayStartTime == nil {
 		t.Fatalf("StartReplay: %+v", start)
 	}
-	h.clock.Advance(2 * time.Second)
+	h.Clock.Advance(2 * time.Second)
 	replayed := h.sqs.Messages(queueArn)
 	if len(replayed) != 2 || len(h.sqs.Messages(q2)) != 0 {
 		t.Fatalf("replayed %d to r1 and %d to r2; want 2 and 0", len(replayed), len(h.sqs.Messages(q2)))
@@ -95,7 +95,7 @@ func TestArchiveAndReplay(t *testing.T) {
 	if cancel.State != types.ReplayStateCancelling {
 		t.Fatalf("CancelReplay: %s", cancel.State)
 	}
-	h.clock.Advance(2 * time.Second)
+	h.Clock.Advance(2 * time.Second)
 	if n := len(h.sqs.Messages(queueArn)); n != 2 {
 		t.Fatalf("a cancelled replay delivered: %d messages", n)
 	}
@@ -160,7 +160,7 @@ func TestArchiveRetention(t *testing.T) {
 		ArchiveName: aws.String("a"), EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/default"), RetentionDays: aws.Int32(1),
 	}))
 	putEvent(t, h, entry(`{}`))
-	h.clock.Advance(25 * time.Hour)
+	h.Clock.Advance(25 * time.Hour)
 	putEvent(t, h, entry(`{}`))
 	d := must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("a")}))
 	if d.EventCount != 1 {

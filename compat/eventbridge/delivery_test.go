@@ -169,11 +169,11 @@ func TestRetriesThenDeadLetter(t *testing.T) {
 	putTargets(t, h, "r", types.Target{Id: aws.String("fn"), Arn: aws.String(fn),
 		RetryPolicy:      &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(3)},
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Message: "function crashed"})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Message: "function crashed"})
 
 	id := putEvent(t, h, entry(`{"n":1}`))
 	h.settle()
-	h.clock.Advance(time.Minute)
+	h.Clock.Advance(time.Minute)
 
 	attempts := h.entries(engine.KindAttempt, map[string]string{"rule": "r", "target": "fn"})
 	wantAt := []time.Duration{0, time.Second, 3 * time.Second, 7 * time.Second}
@@ -226,10 +226,10 @@ func TestEventAgeLimit(t *testing.T) {
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn),
 		RetryPolicy:      &types.RetryPolicy{MaximumEventAgeInSeconds: aws.Int32(60)},
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 429})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 429})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
-	h.clock.Advance(10 * time.Minute)
+	h.Clock.Advance(10 * time.Minute)
 	dlq := h.sqs.Messages(dlqArn)
 	if len(dlq) != 1 {
 		t.Fatalf("%d DLQ messages", len(dlq))
@@ -251,7 +251,7 @@ func TestNonRetryableFailure(t *testing.T) {
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("sns"), Arn: aws.String("arn:aws:sns:us-east-1:123456789012:topic"),
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "sns"}, Status: 403})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "sns"}, Status: 403})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
 	dlq := h.sqs.Messages(dlqArn)
@@ -273,14 +273,14 @@ func TestWithoutDeadLetterQueueTheEventIsDropped(t *testing.T) {
 	h := newHarness(t)
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn), RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(0)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 503})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 503})
 	id := putEvent(t, h, entry(`{}`))
 	h.settle()
-	drops := h.engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: id})
+	drops := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: id})
 	if len(drops) != 1 || drops[0].Outcome != "MaximumRetryAttempts" {
 		t.Fatalf("drops: %+v", drops)
 	}
-	m, _ := h.engine.RouteMetrics(drops[0].Route)
+	m, _ := h.Engine.RouteMetrics(drops[0].Route)
 	if m.Dropped != 1 || m.Attempts != 1 {
 		t.Fatalf("metrics: %+v", m)
 	}
@@ -292,13 +292,13 @@ func TestRetrySucceeds(t *testing.T) {
 	h := newHarness(t)
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn)})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Count: 2})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Count: 2})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
 	if len(h.sqs.Messages(queueArn)) != 0 {
 		t.Fatal("delivered despite the fault")
 	}
-	h.clock.Advance(3 * time.Second)
+	h.Clock.Advance(3 * time.Second)
 	if len(h.sqs.Messages(queueArn)) != 1 {
 		t.Fatal("the third attempt (at +3s) did not deliver")
 	}

@@ -41,7 +41,7 @@ func TestAPIDestinationInvocationRateLimit(t *testing.T) {
 		if got := len(ep.got("/slow")); got != want {
 			t.Fatalf("after %d s: %d requests, want %d", second, got, want)
 		}
-		h.clock.Advance(time.Second)
+		h.Clock.Advance(time.Second)
 	}
 	perSecond := map[int64]int{}
 	for _, e := range h.entries(engine.KindAttempt, map[string]string{"target": "slow"}) {

@@ -34,7 +34,7 @@ func TestMissingQueueDeadLetterSaysWhatSQSSays(t *testing.T) {
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
 	putEvent(t, h, entry(`{"n":1}`))
 	h.settle()
-	h.clock.Advance(time.Second)
+	h.Clock.Advance(time.Second)
 
 	out := must[*sqs.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqs.ReceiveMessageInput{
 		QueueUrl: aws.String(dlqURL), MaxNumberOfMessages: 10, WaitTimeSeconds: 2, MessageAttributeNames: []string{"All"},

@@ -37,11 +37,11 @@ func TestRealSQS(t *testing.T) {
 		types.Target{Id: aws.String("fifo"), Arn: aws.String(fifoArn), SqsParameters: &types.SqsParameters{MessageGroupId: aws.String("g1")}},
 		types.Target{Id: aws.String("failing"), Arn: aws.String("arn:aws:lambda:us-east-1:123456789012:function:f"),
 			RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(1)}, DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqQueueArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "failing"}, Status: 500, Message: "boom"})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "failing"}, Status: 500, Message: "boom"})
 
 	id := putEvent(t, h, entry(`{"n":1}`))
 	h.settle()
-	h.clock.Advance(time.Second)
+	h.Clock.Advance(time.Second)
 
 	receive := func(url string) sqstypes.Message {
 		t.Helper()

@@ -23,8 +23,8 @@ func TestGarbageGetsClientErrors(t *testing.T) {
 	}
 	for _, p := range paths {
 		for _, body := range bodies {
-			req, _ := http.NewRequest(p.method, h.server.URL+p.path, strings.NewReader(body))
-			resp, err := h.server.Client().Do(req)
+			req, _ := http.NewRequest(p.method, h.Server.URL+p.path, strings.NewReader(body))
+			resp, err := h.Server.Client().Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +54,7 @@ func TestWrongMemberTypesNameTheMember(t *testing.T) {
 		{`{"FlexibleTimeWindow":[]}`, "FlexibleTimeWindow"},
 	}
 	for _, c := range cases {
-		resp, err := h.server.Client().Post(h.server.URL+"/schedules/x", "application/json", strings.NewReader(c.body))
+		resp, err := h.Server.Client().Post(h.Server.URL+"/schedules/x", "application/json", strings.NewReader(c.body))
 		if err != nil {
 			t.Fatal(err)
 		}

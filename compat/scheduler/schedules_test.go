@@ -79,7 +79,7 @@ func TestCronFollowsTheTimeZoneAcrossDaylightSaving(t *testing.T) {
 	})
 	h.advance(10 * 24 * time.Hour)
 	var hours []int
-	for _, e := range h.engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered}) {
+	for _, e := range h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered}) {
 		hours = append(hours, e.Time.UTC().Hour())
 	}
 	// 09:00 EST is 14:00 UTC until the 8th; 09:00 EDT is 13:00 UTC after.
@@ -103,7 +103,7 @@ func TestFlexibleWindowPlacesTheInvocationInsideTheWindow(t *testing.T) {
 		Target:             sqsTarget(queue),
 	})
 	h.advance(2 * time.Hour)
-	ds := h.engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered})
+	ds := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered})
 	if len(ds) != 1 {
 		t.Fatalf("%d deliveries", len(ds))
 	}
@@ -135,7 +135,7 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	dlq := "arn:aws:sqs:us-east-1:123456789012:dlq"
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"schedule": "lambda"}, Status: 503})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"schedule": "lambda"}, Status: 503})
 	target := &types.Target{
 		Arn: aws.String("arn:aws:lambda:us-east-1:123456789012:function:work"), RoleArn: aws.String(role),
 		Input:            aws.String(`{"try":<aws.scheduler.attempt-number>}`),
@@ -145,7 +145,7 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 	h.create("lambda", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("at(2026-03-01T12:10:00)"), Target: target})
 	h.advance(10 * time.Minute)
 	h.advance(time.Minute)
-	attempts := h.engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"schedule": "lambda"}})
+	attempts := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"schedule": "lambda"}})
 	if len(attempts) != 3 {
 		t.Fatalf("%d attempts, want 1 + 2 retries", len(attempts))
 	}
@@ -333,8 +333,8 @@ func TestUpdateScheduleReplacesItAndValidates(t *testing.T) {
 func TestRawRequestsGetRestJSONErrors(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	req, _ := http.NewRequest(http.MethodPost, h.server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":`))
-	resp, err := h.server.Client().Do(req)
+	req, _ := http.NewRequest(http.MethodPost, h.Server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":`))
+	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,8 +342,8 @@ func TestRawRequestsGetRestJSONErrors(t *testing.T) {
 	if resp.StatusCode != 400 || resp.Header.Get("X-Amzn-ErrorType") != "ValidationException" {
 		t.Fatalf("bad JSON: %d %s", resp.StatusCode, resp.Header.Get("X-Amzn-ErrorType"))
 	}
-	req, _ = http.NewRequest(http.MethodPost, h.server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":"rate(1 minute)","Target":{"Arn":"`+queue+`","RoleArn":"`+role+`"}}`))
-	resp, err = h.server.Client().Do(req)
+	req, _ = http.NewRequest(http.MethodPost, h.Server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":"rate(1 minute)","Target":{"Arn":"`+queue+`","RoleArn":"`+role+`"}}`))
+	resp, err = h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

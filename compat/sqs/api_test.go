@@ -11,13 +11,14 @@ import (
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 func TestQueueLifecycleThroughTheSDK(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	url := h.createQueue("orders", map[string]string{"VisibilityTimeout": "45"})
-	if want := h.server.URL + "/" + account + "/orders"; url != want {
+	if want := h.Server.URL + "/" + account + "/orders"; url != want {
 		t.Fatalf("QueueUrl = %s, want %s", url, want)
 	}
 	// CreateQueue is idempotent with the same attributes, refused with others.
@@ -145,7 +146,7 @@ func TestSendReceiveDeleteWithAttributes(t *testing.T) {
 		}
 	}
 	// Only the attributes asked for come back.
-	h.clock.Advance(31 * 1e9)
+	h.Clock.Advance(31 * 1e9)
 	again := h.receive(url, 1, func(in *sqssdk.ReceiveMessageInput) {
 		in.MessageSystemAttributeNames = []types.MessageSystemAttributeName{"ApproximateReceiveCount"}
 		in.MessageAttributeNames = []string{"kind"}
@@ -156,14 +157,12 @@ func TestSendReceiveDeleteWithAttributes(t *testing.T) {
 	if _, err := h.client.DeleteMessage(ctx(t), &sqssdk.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: again[0].ReceiptHandle}); err != nil {
 		t.Fatal(err)
 	}
-	h.clock.Advance(31 * 1e9)
+	h.Clock.Advance(31 * 1e9)
 	if left := h.receive(url, 10); len(left) != 0 {
 		t.Fatalf("deleted message came back: %v", bodies(left))
 	}
 	_, err := h.client.DeleteMessage(ctx(t), &sqssdk.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: aws.String("not a handle")})
-	if errorCode(err) != "ReceiptHandleIsInvalid" {
-		t.Fatalf("bad receipt handle: %v", err)
-	}
+	facetest.WantAPIError(t, err, "ReceiptHandleIsInvalid", "")
 }
 
 func TestBatchesAndEntryErrors(t *testing.T) {
