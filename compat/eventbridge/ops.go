@@ -126,7 +126,7 @@ func (in *removePermissionInput) busName() *string      { return in.EventBusName
 func (in *listRulesInput) busName() *string             { return in.EventBusName }
 func (in *ruleRefInput) busName() *string               { return in.EventBusName }
 func (in *listRuleNamesByTargetInput) busName() *string { return in.EventBusName }
-func (in *listTargetsByRuleInput) busName() *string     { return in.EventBusName }
+func (in *targetsRule) busName() *string                { return in.EventBusName }
 
 // ruleAddressed is an input that names a rule on a bus.
 type ruleAddressed interface {
@@ -134,8 +134,8 @@ type ruleAddressed interface {
 	ruleName() *string
 }
 
-func (in *ruleRefInput) ruleName() *string           { return in.Name }
-func (in *listTargetsByRuleInput) ruleName() *string { return in.Rule }
+func (in *ruleRefInput) ruleName() *string { return in.Name }
+func (in *targetsRule) ruleName() *string  { return in.Rule }
 
 // findBus finds the bus the input names: ResourceNotFoundException when
 // there is none.

@@ -45,7 +45,7 @@ func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, erro
 		a.eventPattern = in.EventPattern
 	}
 	t.archives[a.name] = a
-	return archiveStateOutput{ArchiveArn: a.arn, State: archiveEnabled, CreationTime: timestamp(a.created)}, nil
+	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
 // findArchive finds the caller's archive the input names, with its
@@ -66,7 +66,7 @@ func (s *Service) describeArchive(_ *call, _ *archiveInput, a *archive) (any, er
 	}, nil
 }
 
-func (s *Service) listArchives(_ *call, in *listArchivesInput, t *tenant) (any, error) {
+func (s *Service) listArchives(_ *call, in *listBySourceInput, t *tenant) (any, error) {
 	if in.EventSourceArn != nil {
 		key, busName, ok := parseBusArn(*in.EventSourceArn)
 		if !ok {
@@ -123,7 +123,7 @@ func (s *Service) updateArchive(c *call) (any, error) {
 	if in.KmsKeyIdentifier != nil {
 		a.kmsKey = in.KmsKeyIdentifier
 	}
-	return archiveStateOutput{ArchiveArn: a.arn, State: archiveEnabled, CreationTime: timestamp(a.created)}, nil
+	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
 func (s *Service) deleteArchive(c *call, _ *archiveInput, a *archive) (any, error) {

@@ -63,7 +63,7 @@ func (s *Service) startReplay(_ *call, in *startReplayInput, t *tenant) (any, er
 	}
 	t.replays[rp.name] = rp
 	s.scheduleReplayLocked(t, rp)
-	return replayStateOutput{ReplayArn: rp.arn, State: rp.state, ReplayStartTime: timestamp(rp.startedAt)}, nil
+	return replayStateOutput{ReplayArn: rp.arn, stateWithReason: stateWithReason{State: rp.state}, ReplayStartTime: timestamp(rp.startedAt)}, nil
 }
 
 func checkReplayName(in *replayNameInput, v *awsjson.Violations) {
@@ -83,7 +83,7 @@ func (s *Service) describeReplay(_ *call, _ *replayNameInput, rp *replay) (any, 
 	return describeReplayOutput{replayItem: rp.item(), ReplayArn: rp.arn, Description: rp.description, Destination: &rp.destination}, nil
 }
 
-func (s *Service) listReplays(_ *call, in *listReplaysInput, t *tenant) (any, error) {
+func (s *Service) listReplays(_ *call, in *listBySourceInput, t *tenant) (any, error) {
 	keep := func(rp *replay) bool {
 		return (in.State == nil || rp.state == *in.State) && (in.EventSourceArn == nil || rp.archiveArn == *in.EventSourceArn)
 	}
@@ -99,5 +99,5 @@ func (s *Service) cancelReplay(_ *call, _ *replayNameInput, rp *replay) (any, er
 		return nil, awsjson.NewError(awsjson.CodeIllegalStatus, "Replay "+rp.name+" is not in a valid state for this operation.")
 	}
 	rp.state = replayCancelling
-	return replayStateOutput{ReplayArn: rp.arn, State: rp.state}, nil
+	return replayStateOutput{ReplayArn: rp.arn, stateWithReason: stateWithReason{State: rp.state}}, nil
 }

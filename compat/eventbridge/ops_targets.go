@@ -11,9 +11,14 @@ import (
 // maxTargetsPerRule is EventBridge's quota of targets on one rule.
 const maxTargetsPerRule = 5
 
-func checkPutTargets(in *putTargetsInput, v *awsjson.Violations) {
+// check applies the rules for the rule's name and its bus's.
+func (in *targetsRule) check(v *awsjson.Violations) {
 	checkName(v, in.Rule, "rule", 64, true)
 	checkBusRef(v, in.EventBusName, "eventBusName")
+}
+
+func checkPutTargets(in *putTargetsInput, v *awsjson.Violations) {
+	in.check(v)
 	checkList(v, len(in.Targets), in.Targets == nil, "targets", "targets")
 	for i, tg := range in.Targets {
 		checkTargetShape(v, tg, fmt.Sprintf("targets.%d.member", i+1))
@@ -151,8 +156,7 @@ func checkList(v *awsjson.Violations, n int, missing bool, path, noun string) {
 }
 
 func checkRemoveTargets(in *removeTargetsInput, v *awsjson.Violations) {
-	checkName(v, in.Rule, "rule", 64, true)
-	checkBusRef(v, in.EventBusName, "eventBusName")
+	in.check(v)
 	checkList(v, len(in.Ids), in.Ids == nil, "ids", "ids")
 	for i, id := range in.Ids {
 		checkName(v, id, fmt.Sprintf("ids.%d.member", i+1), 64, true)
@@ -194,10 +198,7 @@ func (s *Service) removeTargets(c *call) (any, error) {
 	return result, nil
 }
 
-func checkListTargetsByRule(in *listTargetsByRuleInput, v *awsjson.Violations) {
-	checkName(v, in.Rule, "rule", 64, true)
-	checkBusRef(v, in.EventBusName, "eventBusName")
-}
+func checkListTargetsByRule(in *listTargetsByRuleInput, v *awsjson.Violations) { in.check(v) }
 
 func (s *Service) listTargetsByRule(_ *call, in *listTargetsByRuleInput, r *rule) (any, error) {
 	ids := make([]string, 0, len(r.targets))

@@ -94,6 +94,28 @@ func newBus(key tenantKey, name string, now time.Time) *bus {
 	}
 }
 
+// settings are the bus's settings as CreateEventBus and UpdateEventBus give
+// them back.
+func (b *bus) settings() busSettings {
+	return busSettings{Description: b.description, KmsKeyIdentifier: b.kmsKey, DeadLetterConfig: b.deadLetter, LogConfig: b.logConfig}
+}
+
+// update takes the settings that in sets and keeps the others.
+func (b *bus) update(in busSettings) {
+	if in.Description != nil {
+		b.description = in.Description
+	}
+	if in.KmsKeyIdentifier != nil {
+		b.kmsKey = in.KmsKeyIdentifier
+	}
+	if in.DeadLetterConfig != nil {
+		b.deadLetter = in.DeadLetterConfig
+	}
+	if in.LogConfig != nil {
+		b.logConfig = in.LogConfig
+	}
+}
+
 // busLocked resolves an EventBusName member (a name, an ARN, or nil for the
 // default bus) to a bus, answering AWS's ResourceNotFoundException.
 func (s *Service) busLocked(c *call, nameOrArn *string) (*tenant, *bus, error) {

@@ -166,16 +166,16 @@ func (c *call) decode(v any) *apiError {
 		return nil
 	}
 	if err := json.Unmarshal(c.body, v); err != nil {
-		return validation("The request body is not valid JSON for this operation: %s", describeJSONError(err))
+		return validation("The request body is not valid JSON for this operation: %s", describeJSONError(err, v))
 	}
 	return nil
 }
 
-// describeJSONError says what is wrong with a body in the API's words: the
-// member's path and the kinds of value. encoding/json's own text names the
-// emulator's Go types ("Go struct field scheduleInput.StartDate of type
-// awsjson.Timestamp").
-func describeJSONError(err error) string {
+// describeJSONError says what is wrong with a body decoded into v in the
+// API's words: the member's path and the kinds of value. encoding/json's
+// own text names the emulator's Go types ("Go struct field
+// scheduleInput.StartDate of type awsjson.Timestamp").
+func describeJSONError(err error, v any) string {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
@@ -184,7 +184,8 @@ func describeJSONError(err error) string {
 		if te.Field == "" {
 			return fmt.Sprintf("the body must be a JSON object, not a JSON %s.", got)
 		}
-		return fmt.Sprintf("member %s must be %s, not a JSON %s.", strings.Trim(te.Field, "."), memberKind(te.Type), got)
+		member := awsjson.MemberPath(reflect.TypeOf(v), strings.Trim(te.Field, "."))
+		return fmt.Sprintf("member %s must be %s, not a JSON %s.", member, memberKind(te.Type), got)
 	case errors.As(err, &se):
 		return fmt.Sprintf("%s (at byte %d).", se.Error(), se.Offset)
 	}

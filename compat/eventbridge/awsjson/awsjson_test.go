@@ -107,3 +107,26 @@ func TestTimestampMemberOfWrongType(t *testing.T) {
 		}
 	}
 }
+
+// A member of a group of members that shapes share (an embedded struct) is
+// named as the wire names it, without the group.
+func TestMemberOfEmbeddedGroupOfWrongType(t *testing.T) {
+	t.Parallel()
+	var in struct {
+		Targets []struct {
+			Id *string
+			TargetInvocation
+			TargetDelivery
+		}
+	}
+	for body, want := range map[string]string{
+		`{"Targets":[{"Arn":5}]}`:                                    "The value of member Targets.Arn is not of type string.",
+		`{"Targets":[{"RetryPolicy":{"MaximumRetryAttempts":"x"}}]}`: "The value of member Targets.RetryPolicy.MaximumRetryAttempts is not of type integer.",
+		`{"Targets":[{"Id":[]}]}`:                                    "The value of member Targets.Id is not of type string.",
+	} {
+		err := Decode([]byte(body), &in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want it to contain %q", body, err, want)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 )
 
 // Decode reads a request body into v. An empty body counts as {}, as the
@@ -26,7 +28,8 @@ func Decode(body []byte, v any) error {
 			if IsTimestamp(typeErr.Type) {
 				kind = "timestamp"
 			}
-			return NewError(CodeSerialization, fmt.Sprintf("The value of member %s is not of type %s.", typeErr.Field, kind))
+			member := MemberPath(reflect.TypeOf(v), typeErr.Field)
+			return NewError(CodeSerialization, fmt.Sprintf("The value of member %s is not of type %s.", member, kind))
 		}
 		return NewError(CodeSerialization, "The request body is not valid JSON: "+err.Error())
 	}
@@ -49,4 +52,42 @@ func jsonKind(goKind string) string {
 		return "structure"
 	}
 	return goKind
+}
+
+// MemberPath turns the path encoding/json gives a type error (field, in
+// the type t) into the path of wire members: Go's path also names each
+// embedded struct a member was promoted from (a group of members several
+// shapes share), which is no member on the wire.
+func MemberPath(t reflect.Type, field string) string {
+	var members []string
+	for _, name := range strings.Split(field, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			members, t = append(members, name), nil
+			continue
+		}
+		if f, ok := t.FieldByName(name); ok && f.Anonymous && f.Tag.Get("json") == "" {
+			t = f.Type
+			continue
+		}
+		members, t = append(members, name), memberType(t, name)
+	}
+	return strings.Join(members, ".")
+}
+
+// memberType is the type of the member of struct t named name on the
+// wire, nil when there is none.
+func memberType(t reflect.Type, name string) reflect.Type {
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous || !f.IsExported() {
+			continue
+		}
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && f.Name == name) {
+			return f.Type
+		}
+	}
+	return nil
 }
