@@ -156,3 +156,19 @@ func findRule[In any, P interface {
 	_, r, err := s.ruleLocked(c, in.busName(), in.ruleName())
 	return r, err
 }
+
+// Update* operations change only the members the request gives (not nil).
+
+// setGiven sets *dst to v when the request gave it.
+func setGiven[T any](dst **T, v *T) {
+	if v != nil {
+		*dst = v
+	}
+}
+
+// setGivenValue sets *dst to what v points to when the request gave it.
+func setGivenValue[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}

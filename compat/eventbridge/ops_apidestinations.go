@@ -70,9 +70,7 @@ func (s *Service) createApiDestination(_ *call, in *apiDestinationInput, t *tena
 		connectionArn: conn.arn, endpoint: *in.InvocationEndpoint, method: *in.HttpMethod,
 		rateLimit: defaultInvocationRate, state: apiDestInactive, created: now, modified: now,
 	}
-	if in.InvocationRateLimitPerSecond != nil {
-		d.rateLimit = *in.InvocationRateLimitPerSecond
-	}
+	setGivenValue(&d.rateLimit, in.InvocationRateLimitPerSecond)
 	if conn.state == connAuthorized {
 		d.state = apiDestActive
 	}
@@ -116,19 +114,13 @@ func (s *Service) updateApiDestination(c *call, in *apiDestinationInput, d *apiD
 			d.state = apiDestActive
 		}
 	}
-	if in.InvocationEndpoint != nil {
-		d.endpoint = *in.InvocationEndpoint
-	}
-	if in.HttpMethod != nil {
-		d.method = *in.HttpMethod
-	}
+	setGivenValue(&d.endpoint, in.InvocationEndpoint)
+	setGivenValue(&d.method, in.HttpMethod)
 	if in.InvocationRateLimitPerSecond != nil {
 		d.rateLimit = *in.InvocationRateLimitPerSecond
 		s.pacers.set(d.arn, d.rateLimit)
 	}
-	if in.Description != nil {
-		d.description = in.Description
-	}
+	setGiven(&d.description, in.Description)
 	d.modified = s.clock.Now()
 	return d.stateOutput(), nil
 }

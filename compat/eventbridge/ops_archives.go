@@ -34,9 +34,7 @@ func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, erro
 		name: *in.ArchiveName, arn: archiveArn(t.key, *in.ArchiveName), sourceArn: *in.EventSourceArn, busName: busName,
 		description: in.Description, kmsKey: in.KmsKeyIdentifier, created: s.clock.Now(),
 	}
-	if in.RetentionDays != nil {
-		a.retentionDays = *in.RetentionDays
-	}
+	setGivenValue(&a.retentionDays, in.RetentionDays)
 	if in.EventPattern != nil {
 		var err error
 		if a.compiled, err = parsePattern(*in.EventPattern); err != nil {
@@ -114,15 +112,9 @@ func (s *Service) updateArchive(c *call) (any, error) {
 		}
 		a.eventPattern, a.compiled = in.EventPattern, compiled
 	}
-	if in.RetentionDays != nil {
-		a.retentionDays = *in.RetentionDays
-	}
-	if in.Description != nil {
-		a.description = in.Description
-	}
-	if in.KmsKeyIdentifier != nil {
-		a.kmsKey = in.KmsKeyIdentifier
-	}
+	setGivenValue(&a.retentionDays, in.RetentionDays)
+	setGiven(&a.description, in.Description)
+	setGiven(&a.kmsKey, in.KmsKeyIdentifier)
 	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 

@@ -130,12 +130,8 @@ func (s *Service) updateConnection(c *call, in *connectionInput, conn *connectio
 	if err := checkAuthParameters(authType, auth); err != nil {
 		return nil, err
 	}
-	if in.Description != nil {
-		conn.description = in.Description
-	}
-	if in.KmsKeyIdentifier != nil {
-		conn.kmsKey = in.KmsKeyIdentifier
-	}
+	setGiven(&conn.description, in.Description)
+	setGiven(&conn.kmsKey, in.KmsKeyIdentifier)
 	if in.InvocationConnectivityParameters != nil {
 		conn.connectivity = in.InvocationConnectivityParameters
 	}

@@ -45,8 +45,7 @@ func (s *Service) putTargets(c *call) (any, error) {
 		if err := transform.Validate(spec, *shape.Id); err != nil {
 			return nil, awsjson.Validation("%s", err.Error())
 		}
-		if kind == targets.SQS && targets.IsFIFOQueue(*shape.Arn) &&
-			(shape.SqsParameters == nil || deref(shape.SqsParameters.MessageGroupId) == "") {
+		if kind == targets.SQS && targets.IsFIFOQueue(*shape.Arn) && shape.MessageGroup() == "" {
 			return nil, awsjson.Validation("Parameter(s) SqsParameters must be specified for target: %s.", *shape.Id)
 		}
 		if !supported {

@@ -102,18 +102,10 @@ func (b *bus) settings() busSettings {
 
 // update takes the settings that in sets and keeps the others.
 func (b *bus) update(in busSettings) {
-	if in.Description != nil {
-		b.description = in.Description
-	}
-	if in.KmsKeyIdentifier != nil {
-		b.kmsKey = in.KmsKeyIdentifier
-	}
-	if in.DeadLetterConfig != nil {
-		b.deadLetter = in.DeadLetterConfig
-	}
-	if in.LogConfig != nil {
-		b.logConfig = in.LogConfig
-	}
+	setGiven(&b.description, in.Description)
+	setGiven(&b.kmsKey, in.KmsKeyIdentifier)
+	setGiven(&b.deadLetter, in.DeadLetterConfig)
+	setGiven(&b.logConfig, in.LogConfig)
 }
 
 // busLocked resolves an EventBusName member (a name, an ARN, or nil for the

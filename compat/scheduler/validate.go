@@ -182,7 +182,7 @@ func checkTarget(t *targetShape) (targetKind, *apiError) {
 		if !sqsArnPattern.MatchString(arn) {
 			return 0, validation("Invalid target ARN %s.", arn)
 		}
-		if strings.HasSuffix(arn, ".fifo") && (t.SqsParameters == nil || deref(t.SqsParameters.MessageGroupId) == "") {
+		if strings.HasSuffix(arn, ".fifo") && t.MessageGroup() == "" {
 			return 0, validation("SqsParameters.MessageGroupId is required for the FIFO queue %s.", arn)
 		}
 	case targetEventBus:

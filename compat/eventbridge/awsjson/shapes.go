@@ -29,22 +29,6 @@ type RetryPolicy struct {
 	MaximumEventAgeInSeconds *int32 `json:"MaximumEventAgeInSeconds,omitempty"`
 }
 
-// TargetInvocation is what an EventBridge rule's or a Scheduler schedule's
-// target invokes: the resource, the role it assumes, and a constant input.
-type TargetInvocation struct {
-	Arn     *string `json:"Arn,omitempty"`
-	RoleArn *string `json:"RoleArn,omitempty"`
-	Input   *string `json:"Input,omitempty"`
-}
-
-// TargetDelivery is how a rule's or a schedule's target is delivered to:
-// its retry limits, where failed events go, and an SQS target's group.
-type TargetDelivery struct {
-	RetryPolicy      *RetryPolicy      `json:"RetryPolicy,omitempty"`
-	DeadLetterConfig *DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	SqsParameters    *SQSParameters    `json:"SqsParameters,omitempty"`
-}
-
 // InputTransformer is a target's template and the paths that fill it.
 type InputTransformer struct {
 	InputPathsMap map[string]string `json:"InputPathsMap,omitempty"`
