@@ -1,7 +1,6 @@
 package eventbridge_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,10 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
 	"github.com/gridbridge/gridbridge/internal/facetest"
-	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
 // TestMissingQueueDeadLetterSaysWhatSQSSays: an SQS target whose queue
@@ -21,11 +17,8 @@ import (
 // ERROR_MESSAGE is SQS's own text, not GridBridge's sink error.
 func TestMissingQueueDeadLetterSaysWhatSQSSays(t *testing.T) {
 	t.Parallel()
-	endpoint := testenv.SQSEndpoint(t)
-	h := newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
+	h, client, suffix := newRealSQSHarness(t)
 	c := ctx(t)
-	client := sqs.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
-	suffix := fmt.Sprint(time.Now().UnixNano())
 	dlqURL, dlqArn := facetest.SQSQueue(t, client, "gb-missing-dlq-"+suffix, nil)
 	missing := strings.TrimSuffix(dlqArn, "gb-missing-dlq-"+suffix) + "gb-never-created-" + suffix
 
