@@ -17,9 +17,7 @@ func entry(detail string) types.PutEventsRequestEntry {
 }
 
 func TestPutEventsEntries(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	noSource := entry(`{}`)
 	noSource.Source = nil
 	noType := entry(`{}`)
@@ -62,9 +60,7 @@ func TestPutEventsEntries(t *testing.T) {
 }
 
 func TestPutEventsRequestLimits(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	var eleven []types.PutEventsRequestEntry
 	for range 11 {
 		eleven = append(eleven, entry(`{}`))
@@ -83,9 +79,7 @@ func TestPutEventsRequestLimits(t *testing.T) {
 }
 
 func TestPutEventsEnvelope(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	putRule(t, h, "r", "", orderPattern)
 	must[*ebsdk.PutTargetsOutput](t)(h.client.PutTargets(c, &ebsdk.PutTargetsInput{Rule: aws.String("r"), Targets: []types.Target{{Id: aws.String("q"), Arn: aws.String(queueArn)}}}))
 	e := entry(`{ "b": 2, "a": [1.50, "x<y"] }`)
@@ -105,9 +99,7 @@ func TestPutEventsEnvelope(t *testing.T) {
 }
 
 func TestTestEventPattern(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	event := `{"id":"1","account":"123456789012","source":"shop.orders","time":"2026-01-01T00:00:00Z","region":"us-east-1","detail-type":"x","detail":{}}`
 	res := must[*ebsdk.TestEventPatternOutput](t)(h.client.TestEventPattern(c, &ebsdk.TestEventPatternInput{EventPattern: aws.String(orderPattern), Event: aws.String(event)}))
 	if !res.Result {

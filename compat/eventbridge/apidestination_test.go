@@ -64,9 +64,7 @@ func (e *endpoint) got(path string) []recorded {
 }
 
 func TestConnectionsAPI(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	apiKey := must[*ebsdk.CreateConnectionOutput](t)(h.client.CreateConnection(c, &ebsdk.CreateConnectionInput{
 		Name: aws.String("key"), AuthorizationType: types.ConnectionAuthorizationTypeApiKey,
@@ -149,9 +147,7 @@ func createAPIKeyConnection(t *testing.T, h *harness) string {
 }
 
 func TestAPIDestinationsAPI(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	conn := createAPIKeyConnection(t, h)
 	out := must[*ebsdk.CreateApiDestinationOutput](t)(h.client.CreateApiDestination(c, &ebsdk.CreateApiDestinationInput{
 		Name: aws.String("hook"), ConnectionArn: aws.String(conn), InvocationEndpoint: aws.String("https://example.com/hook/*"),
@@ -178,9 +174,7 @@ func TestAPIDestinationsAPI(t *testing.T) {
 }
 
 func TestAPIDestinationDelivery(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	ep.statuses = []int{503, 200, 400}
 	conn := createAPIKeyConnection(t, h)
@@ -225,9 +219,7 @@ func TestAPIDestinationDelivery(t *testing.T) {
 }
 
 func TestAPIDestinationWithOAuthAndBasic(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	oauth := aws.ToString(must[*ebsdk.CreateConnectionOutput](t)(h.client.CreateConnection(c, &ebsdk.CreateConnectionInput{
 		Name: aws.String("oauth"), AuthorizationType: types.ConnectionAuthorizationTypeOauthClientCredentials,

@@ -11,9 +11,7 @@ import (
 )
 
 func TestArchiveAndReplay(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	busArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
 	arch := must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
 		ArchiveName: aws.String("all"), EventSourceArn: aws.String(busArn), Description: aws.String("everything"),
@@ -106,9 +104,7 @@ func TestArchiveAndReplay(t *testing.T) {
 }
 
 func TestReplayErrorsAndArchiveAPI(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	busArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("other")}))
 	archArn := must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
@@ -153,9 +149,7 @@ func TestReplayErrorsAndArchiveAPI(t *testing.T) {
 // TestArchiveRetention forgets events older than RetentionDays on the
 // emulator clock.
 func TestArchiveRetention(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
 		ArchiveName: aws.String("a"), EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/default"), RetentionDays: aws.Int32(1),
 	}))

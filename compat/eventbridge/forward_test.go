@@ -16,9 +16,7 @@ import (
 // enter default a second time: that hop fails as LOOP_DETECTED, is not
 // retried, and reaches the target's dead-letter queue.
 func TestBusToBusWithLoopProtection(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	defaultArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
 	ordersArn := aws.ToString(must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("orders")})).EventBusArn)
 

@@ -54,6 +54,13 @@ func (h *harness) clientFor(accessKey, region string) *ebsdk.Client {
 
 func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
+// startTest marks the test parallel and gives it a harness and the context
+// its calls run in: how most tests begin.
+func startTest(t *testing.T) (*harness, context.Context) {
+	t.Parallel()
+	return newHarness(t), ctx(t)
+}
+
 func must[T any](t testing.TB) func(T, error) T { return facetest.Must[T](t) }
 
 // rawResponse is an answer to a hand-made request.

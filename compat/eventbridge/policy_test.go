@@ -11,9 +11,7 @@ import (
 // A bus's resource policy decides whether another account's PutEvents
 // reaches it; the account is the caller's twelve-digit access key.
 func TestCrossAccountPutEventsFollowsTheBusPolicy(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	queue := "arn:aws:sqs:us-east-1:123456789012:shared"
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("shared")}))
 	must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String("all"), EventBusName: aws.String("shared"), EventPattern: aws.String(`{"source":[{"prefix":""}]}`)}))
@@ -77,9 +75,7 @@ func TestCrossAccountPutEventsFollowsTheBusPolicy(t *testing.T) {
 // policy to allow the rule's account; otherwise the hop fails with
 // NO_PERMISSIONS, is not retried, and reaches the target's dead-letter queue.
 func TestCrossAccountBusTargetFollowsThePolicy(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	other := h.clientFor("111122223333", region)
 	queue := "arn:aws:sqs:us-east-1:111122223333:inbox"
 	sharedArn := aws.ToString(must[*ebsdk.CreateEventBusOutput](t)(other.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("shared")})).EventBusArn)

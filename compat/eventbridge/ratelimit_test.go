@@ -16,9 +16,7 @@ import (
 // target that calls it: the excess waits, queued, for later seconds of the
 // emulator clock, and nothing is lost.
 func TestAPIDestinationInvocationRateLimit(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	conn := createAPIKeyConnection(t, h)
 	dest := aws.ToString(must[*ebsdk.CreateApiDestinationOutput](t)(h.client.CreateApiDestination(c, &ebsdk.CreateApiDestinationInput{

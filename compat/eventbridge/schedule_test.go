@@ -11,9 +11,7 @@ import (
 )
 
 func TestScheduledRuleFiresOnTheClock(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ruleArn := aws.ToString(must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{
 		Name: aws.String("tick"), ScheduleExpression: aws.String("rate(1 minute)"),
 	})).RuleArn)

@@ -13,9 +13,7 @@ import (
 )
 
 func TestReset(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("b")}))
 	must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String("tick"), ScheduleExpression: aws.String("rate(1 minute)")}))
 	putTargets(t, h, "tick", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn)})

@@ -11,6 +11,7 @@ import (
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
+
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
