@@ -69,6 +69,16 @@ func (h *harness) advance(d time.Duration) {
 	h.Clock.Settle()
 }
 
+// delivered returns the journal's deliveries, oldest first.
+func (h *harness) delivered() []engine.Entry {
+	return h.Entries(engine.Filter{Kind: engine.KindDelivered})
+}
+
+// attempts returns the journal's delivery attempts with labels (nil: all).
+func (h *harness) attempts(labels map[string]string) []engine.Entry {
+	return h.Entries(engine.Filter{Kind: engine.KindAttempt, Labels: labels})
+}
+
 // messages returns what reached queue arn in the SQS sink.
 func (h *harness) messages(arn string) []engine.DeadLetter {
 	var out []engine.DeadLetter

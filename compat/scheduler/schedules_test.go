@@ -79,7 +79,7 @@ func TestCronFollowsTheTimeZoneAcrossDaylightSaving(t *testing.T) {
 	})
 	h.advance(10 * 24 * time.Hour)
 	var hours []int
-	for _, e := range h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered}) {
+	for _, e := range h.delivered() {
 		hours = append(hours, e.Time.UTC().Hour())
 	}
 	// 09:00 EST is 14:00 UTC until the 8th; 09:00 EDT is 13:00 UTC after.
@@ -103,7 +103,7 @@ func TestFlexibleWindowPlacesTheInvocationInsideTheWindow(t *testing.T) {
 		Target:             sqsTarget(queue),
 	})
 	h.advance(2 * time.Hour)
-	ds := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered})
+	ds := h.delivered()
 	if len(ds) != 1 {
 		t.Fatalf("%d deliveries", len(ds))
 	}
@@ -145,7 +145,7 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 	h.create("lambda", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("at(2026-03-01T12:10:00)"), Target: target})
 	h.advance(10 * time.Minute)
 	h.advance(time.Minute)
-	attempts := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"schedule": "lambda"}})
+	attempts := h.attempts(map[string]string{"schedule": "lambda"})
 	if len(attempts) != 3 {
 		t.Fatalf("%d attempts, want 1 + 2 retries", len(attempts))
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 
 	"github.com/gridbridge/gridbridge/compat/scheduler"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 func TestStartAndEndDatesBoundARateSchedule(t *testing.T) {
@@ -21,7 +20,7 @@ func TestStartAndEndDatesBoundARateSchedule(t *testing.T) {
 	})
 	h.advance(3 * time.Hour)
 	var at []time.Duration
-	for _, e := range h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered}) {
+	for _, e := range h.delivered() {
 		at = append(at, e.Time.Sub(t0))
 	}
 	// 13:00, 13:10, 13:20, 13:30: from StartDate through EndDate.
@@ -39,7 +38,7 @@ func TestAtFollowsItsTimeZone(t *testing.T) {
 		Target: sqsTarget(queue),
 	})
 	h.advance(24 * time.Hour)
-	ds := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered})
+	ds := h.delivered()
 	if len(ds) != 1 || !ds[0].Time.Equal(time.Date(2026, 3, 2, 5, 0, 0, 0, time.UTC)) {
 		t.Fatalf("deliveries %+v", ds)
 	}
@@ -59,7 +58,7 @@ func TestMissingBusIsNotRetriedAndDeadLettered(t *testing.T) {
 			DeadLetterConfig:      &types.DeadLetterConfig{Arn: aws.String(dlq)}},
 	})
 	h.advance(time.Hour)
-	if n := len(h.Engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt})); n != 1 {
+	if n := len(h.attempts(nil)); n != 1 {
 		t.Fatalf("%d attempts; a missing bus is not retried", n)
 	}
 	msgs := h.messages(dlq)

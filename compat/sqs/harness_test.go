@@ -66,6 +66,22 @@ func (h *harness) send(url, body string, mod ...func(*sqssdk.SendMessageInput)) 
 	return out
 }
 
+// longPoll starts a ReceiveMessage that waits up to 20 seconds for
+// messages of queue url; the channel gives what it returned.
+func (h *harness) longPoll(url string) <-chan []types.Message {
+	done := make(chan []types.Message, 1)
+	go func() {
+		out, err := h.client.ReceiveMessage(ctx(h.T), &sqssdk.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
+		if err != nil {
+			h.T.Error(err)
+			done <- nil
+			return
+		}
+		done <- out.Messages
+	}()
+	return done
+}
+
 // receive takes up to max messages without waiting, with every attribute.
 func (h *harness) receive(url string, max int32, mod ...func(*sqssdk.ReceiveMessageInput)) []types.Message {
 	h.T.Helper()

@@ -187,14 +187,7 @@ func TestLongPollWakesOnSend(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	url := h.createQueue("poll", nil)
-	done := make(chan []types.Message, 1)
-	go func() {
-		out, err := h.client.ReceiveMessage(ctx(t), &sqssdk.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- out.Messages
-	}()
+	done := h.longPoll(url)
 	h.send(url, "hello")
 	start := time.Now()
 	got := <-done
@@ -211,14 +204,7 @@ func TestLongPollWakesWhenTheClockMakesAMessageVisible(t *testing.T) {
 	h := newHarness(t)
 	url := h.createQueue("poll-delay", map[string]string{"DelaySeconds": "60"})
 	h.send(url, "later")
-	done := make(chan []types.Message, 1)
-	go func() {
-		out, err := h.client.ReceiveMessage(ctx(t), &sqssdk.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- out.Messages
-	}()
+	done := h.longPoll(url)
 	h.Clock.Advance(time.Minute)
 	if got := <-done; !slices.Equal(bodies(got), []string{"later"}) {
 		t.Fatalf("long poll returned %v", bodies(got))
