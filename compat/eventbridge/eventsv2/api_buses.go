@@ -142,8 +142,7 @@ func describeBus(b *eventBus) eventBusShape {
 		Name:                     b.name,
 		Description:              b.description,
 		RetentionPeriodInSeconds: int64(b.retention / time.Second),
-		CreationTime:             newWireTime(b.created),
-		LastModifiedTime:         newWireTime(b.modified),
+		wireTimes:                newWireTimes(b.created, b.modified),
 	}
 }
 
