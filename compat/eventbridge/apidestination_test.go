@@ -212,9 +212,8 @@ func TestAPIDestinationDelivery(t *testing.T) {
 	// A 4xx other than 429 is not retried: straight to the DLQ.
 	putEvent(t, h, entry(`{"user":"u-8"}`))
 	h.settle()
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "SDK_CLIENT_ERROR" || attributes(dlq[0])["RETRY_ATTEMPTS"] != "0" {
-		t.Fatalf("400 DLQ: %+v", dlq)
+	if _, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "SDK_CLIENT_ERROR" || got["RETRY_ATTEMPTS"] != "0" {
+		t.Fatalf("400 DLQ: %v", got)
 	}
 }
 

@@ -31,6 +31,17 @@ func putEvent(t testing.TB, h *harness, e types.PutEventsRequestEntry) string {
 	return aws.ToString(out.Entries[0].EventId)
 }
 
+// onlyDeadLetter fails the test unless the DLQ (dlqArn) holds exactly one
+// dead letter, and returns it with its attributes.
+func (h *harness) onlyDeadLetter() (engine.DeadLetter, map[string]string) {
+	h.T.Helper()
+	dlq := h.sqs.Messages(dlqArn)
+	if len(dlq) != 1 {
+		h.T.Fatalf("%d DLQ messages: %+v", len(dlq), dlq)
+	}
+	return dlq[0], attributes(dlq[0])
+}
+
 func attributes(dl engine.DeadLetter) map[string]string {
 	m := map[string]string{}
 	for _, a := range dl.Attributes {
@@ -118,9 +129,8 @@ func TestTargetInputs(t *testing.T) {
 	if n := len(h.sqs.Messages(q("broken"))); n != 0 {
 		t.Fatalf("broken template delivered %d messages", n)
 	}
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "INVALID_JSON" || dlq[0].EventIDs[0] != id {
-		t.Fatalf("broken template DLQ: %+v", dlq)
+	if dl, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "INVALID_JSON" || dl.EventIDs[0] != id {
+		t.Fatalf("broken template DLQ: %+v", dl)
 	}
 }
 
@@ -185,20 +195,17 @@ func TestRetriesThenDeadLetter(t *testing.T) {
 			t.Errorf("attempt %d at +%s (%s), want +%s", i+1, a.Time.Sub(t0), a.Outcome, wantAt[i])
 		}
 	}
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 {
-		t.Fatalf("%d DLQ messages", len(dlq))
-	}
+	dl, got := h.onlyDeadLetter()
 	want := map[string]string{
 		"RULE_ARN": ruleArn, "TARGET_ARN": fn, "ERROR_CODE": "ERROR_FROM_TARGET", "ERROR_MESSAGE": "function crashed",
 		"EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts", "RETRY_ATTEMPTS": "3",
 	}
-	if got := attributes(dlq[0]); len(got) != 6 || !equalMaps(got, want) {
+	if len(got) != 6 || !equalMaps(got, want) {
 		t.Fatalf("DLQ attributes:\n got  %v\n want %v", got, want)
 	}
 	var body map[string]any
-	if err := json.Unmarshal(dlq[0].Body, &body); err != nil || body["id"] != id || body["detail-type"] != "OrderPlaced" {
-		t.Fatalf("the DLQ body is the event: %s", dlq[0].Body)
+	if err := json.Unmarshal(dl.Body, &body); err != nil || body["id"] != id || body["detail-type"] != "OrderPlaced" {
+		t.Fatalf("the DLQ body is the event: %s", dl.Body)
 	}
 	written := h.entries(engine.KindDeadLetter, map[string]string{"rule": "r"})
 	if len(written) != 1 || !written[0].Time.Equal(t0.Add(7*time.Second)) {
@@ -230,11 +237,7 @@ func TestEventAgeLimit(t *testing.T) {
 	putEvent(t, h, entry(`{}`))
 	h.settle()
 	h.Clock.Advance(10 * time.Minute)
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 {
-		t.Fatalf("%d DLQ messages", len(dlq))
-	}
-	got := attributes(dlq[0])
+	_, got := h.onlyDeadLetter()
 	// Retries at 1, 3, 7, 15 and 31 s; the next (63 s) is past the age limit.
 	if got["EXHAUSTED_RETRY_CONDITION"] != "MaximumEventAgeInSeconds" || got["RETRY_ATTEMPTS"] != "5" || got["ERROR_CODE"] != "THROTTLING" {
 		t.Fatalf("attributes: %v", got)
@@ -254,11 +257,7 @@ func TestNonRetryableFailure(t *testing.T) {
 	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "sns"}, Status: 403})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 {
-		t.Fatalf("%d DLQ messages without advancing the clock", len(dlq))
-	}
-	got := attributes(dlq[0])
+	_, got := h.onlyDeadLetter() // without advancing the clock
 	if got["ERROR_CODE"] != "NO_PERMISSIONS" || got["RETRY_ATTEMPTS"] != "0" || len(got) != 5 {
 		t.Fatalf("attributes: %v", got)
 	}
