@@ -133,7 +133,7 @@ func TestEB6_InternalFailuresRetriedWithoutLimitNeverRecorded(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	bus := h.createBus("orders")
 	sub, dlq := h.oneShotSubscriber(bus, "s", "arn:aws:lambda:us-east-1:111122223333:function:f", m{"RetryPolicy": m{"MaxRetryAttempts": 0, "MaxEventAgeInSeconds": 60}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": "s"}, Outcome: OutcomeInternalFailure, Count: 12})
+	h.failSubscriber("s", OutcomeInternalFailure, 12)
 	h.put(bus, m{})
 	h.settle()
 	h.advance(2 * time.Hour)

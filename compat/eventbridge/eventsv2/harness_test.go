@@ -272,3 +272,9 @@ func (h *harness) onlyRecord(dlq string) (DeadLetterRecord, map[string]engine.At
 	}
 	return recs[0], attrs
 }
+
+// failSubscriber makes deliveries to the subscriber name fail with outcome:
+// the next count of them, or every one for 0 (engine.Fault's Count).
+func (h *harness) failSubscriber(name, outcome string, count int) {
+	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": name}, Outcome: outcome, Count: count})
+}
