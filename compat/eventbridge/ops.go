@@ -157,6 +157,18 @@ func findRule[In any, P interface {
 	return r, err
 }
 
+// findNamed finds the resource of byName called name, the look-up of the
+// Describe, Update and Delete operations on a named resource; with none,
+// ResourceNotFoundException says notFound (a format of the name).
+func findNamed[R any](byName map[string]R, name, notFound string) (R, error) {
+	r, ok := byName[name]
+	if !ok {
+		var none R
+		return none, awsjson.NotFound(notFound, name)
+	}
+	return r, nil
+}
+
 // Update* operations change only the members the request gives (not nil).
 
 // setGiven sets *dst to v when the request gave it.

@@ -81,11 +81,7 @@ func (s *Service) createApiDestination(_ *call, in *apiDestinationInput, t *tena
 
 // findAPIDestination finds the caller's API destination the input names.
 func findAPIDestination(s *Service, c *call, in *apiDestinationInput) (*apiDestination, error) {
-	d, ok := s.callerTenantLocked(c).apiDestinations[*in.Name]
-	if !ok {
-		return nil, awsjson.NotFound("Failed to describe the api-destination(s). An api-destination '%s' does not exist.", *in.Name)
-	}
-	return d, nil
+	return findNamed(s.callerTenantLocked(c).apiDestinations, *in.Name, "Failed to describe the api-destination(s). An api-destination '%s' does not exist.")
 }
 
 func (s *Service) describeApiDestination(_ *call, _ *apiDestinationInput, d *apiDestination) (any, error) {

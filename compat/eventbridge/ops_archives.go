@@ -49,9 +49,9 @@ func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, erro
 // findArchive finds the caller's archive the input names, with its
 // expired events dropped.
 func findArchive(s *Service, c *call, in *archiveInput) (*archive, error) {
-	a, ok := s.callerTenantLocked(c).archives[*in.ArchiveName]
-	if !ok {
-		return nil, awsjson.NotFound("Archive %s does not exist.", *in.ArchiveName)
+	a, err := findNamed(s.callerTenantLocked(c).archives, *in.ArchiveName, "Archive %s does not exist.")
+	if err != nil {
+		return nil, err
 	}
 	a.expireLocked(s.clock.Now())
 	return a, nil

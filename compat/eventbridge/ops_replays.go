@@ -72,11 +72,7 @@ func checkReplayName(in *replayNameInput, v *awsjson.Violations) {
 
 // findReplay finds the caller's replay the input names.
 func findReplay(s *Service, c *call, in *replayNameInput) (*replay, error) {
-	rp, ok := s.callerTenantLocked(c).replays[*in.ReplayName]
-	if !ok {
-		return nil, awsjson.NotFound("Replay %s does not exist.", *in.ReplayName)
-	}
-	return rp, nil
+	return findNamed(s.callerTenantLocked(c).replays, *in.ReplayName, "Replay %s does not exist.")
 }
 
 func (s *Service) describeReplay(_ *call, _ *replayNameInput, rp *replay) (any, error) {
