@@ -22,15 +22,9 @@ func checkAPIDestination(creating bool) func(*apiDestinationInput, *awsjson.Viol
 		checkName(v, in.Name, "name", 64, true)
 		checkLength(v, in.Description, "description", 0, 512)
 		if creating {
-			if in.ConnectionArn == nil {
-				v.Required("connectionArn")
-			}
-			if in.InvocationEndpoint == nil {
-				v.Required("invocationEndpoint")
-			}
-			if in.HttpMethod == nil {
-				v.Required("httpMethod")
-			}
+			awsjson.Require(v, in.ConnectionArn, "connectionArn")
+			awsjson.Require(v, in.InvocationEndpoint, "invocationEndpoint")
+			awsjson.Require(v, in.HttpMethod, "httpMethod")
 		}
 		if in.ConnectionArn != nil && !connectionArnPattern.MatchString(*in.ConnectionArn) {
 			v.Add(in.ConnectionArn, "connectionArn", awsjson.Pattern(`^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection\/[\.\-_A-Za-z0-9]+\/[\-A-Za-z0-9]+$`))

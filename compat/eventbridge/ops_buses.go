@@ -82,9 +82,7 @@ func (s *Service) updateEventBus(_ *call, in *updateEventBusInput, b *bus) (any,
 // its input itself rather than run under op.
 func (s *Service) deleteEventBus(c *call) (any, error) {
 	in, err := decode(c, func(in *nameInput, v *awsjson.Violations) {
-		if in.Name == nil {
-			v.Required("name")
-		}
+		awsjson.Require(v, in.Name, "name")
 		checkBusRef(v, in.Name, "name")
 	})
 	if err != nil {

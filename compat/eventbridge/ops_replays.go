@@ -6,16 +6,10 @@ import (
 
 func checkStartReplay(in *startReplayInput, v *awsjson.Violations) {
 	checkName(v, in.ReplayName, "replayName", 64, true)
-	if in.EventSourceArn == nil {
-		v.Required("eventSourceArn")
-	}
+	awsjson.Require(v, in.EventSourceArn, "eventSourceArn")
 	checkLength(v, in.EventSourceArn, "eventSourceArn", 1, 1600)
-	if in.EventStartTime == nil {
-		v.Required("eventStartTime")
-	}
-	if in.EventEndTime == nil {
-		v.Required("eventEndTime")
-	}
+	awsjson.Require(v, in.EventStartTime, "eventStartTime")
+	awsjson.Require(v, in.EventEndTime, "eventEndTime")
 	if in.Destination == nil {
 		v.Required("destination")
 	} else if in.Destination.Arn == nil {

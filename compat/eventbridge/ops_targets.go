@@ -217,9 +217,7 @@ func (s *Service) listTargetsByRule(_ *call, in *listTargetsByRuleInput, r *rule
 }
 
 func checkListRuleNamesByTarget(in *listRuleNamesByTargetInput, v *awsjson.Violations) {
-	if in.TargetArn == nil {
-		v.Required("targetArn")
-	}
+	awsjson.Require(v, in.TargetArn, "targetArn")
 	checkLength(v, in.TargetArn, "targetArn", 1, 1600)
 	checkBusRef(v, in.EventBusName, "eventBusName")
 }

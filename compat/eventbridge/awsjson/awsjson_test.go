@@ -130,3 +130,18 @@ func TestMemberOfEmbeddedGroupOfWrongType(t *testing.T) {
 		}
 	}
 }
+
+func TestRequireRecordsOnlyMissingMembers(t *testing.T) {
+	t.Parallel()
+	var v Violations
+	name := "x"
+	Require(&v, &name, "name")
+	if v.Err() != nil {
+		t.Fatalf("a member that is set: %v", v.Err())
+	}
+	Require(&v, (*int32)(nil), "limit")
+	want := "1 validation error detected: Value null at 'limit' failed to satisfy constraint: Member must not be null"
+	if err := v.Err(); err == nil || err.(*Error).Message != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}

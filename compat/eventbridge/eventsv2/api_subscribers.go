@@ -120,9 +120,7 @@ func (s *Service) deleteSubscriber(sc scope, in *nameInput) (emptyOutput, error)
 // subscriberLocked finds a subscriber by name or ARN.
 func (s *Service) subscriberLocked(sc scope, nameOrARN *string) (*subscriber, error) {
 	var v awsjson.Violations
-	if nameOrARN == nil {
-		v.Required("name")
-	}
+	awsjson.Require(&v, nameOrARN, "name")
 	checkLength(&v, nameOrARN, "name", 1, maxTargetArnLen)
 	if err := v.Err(); err != nil {
 		return nil, err

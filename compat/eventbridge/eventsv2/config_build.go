@@ -19,9 +19,7 @@ import (
 func newSubscriberConfig(in *createSubscriberInput) (*subscriberConfig, error) {
 	var v awsjson.Violations
 	checkName(&v, in.Name, "name", 64)
-	if in.EventBusArn == nil {
-		v.Required("eventBusArn")
-	}
+	awsjson.Require(&v, in.EventBusArn, "eventBusArn")
 	checkLength(&v, in.EventBusArn, "eventBusArn", 1, maxTargetArnLen)
 	checkLength(&v, in.Description, "description", 0, maxDescriptionLen)
 	checkEnum(&v, in.StartingPosition, "startingPosition", StartingLatest, StartingPointInTime)
@@ -66,9 +64,7 @@ func newSubscriberConfig(in *createSubscriberInput) (*subscriberConfig, error) {
 // subscriber's current settings: members given replace, the others stay.
 func updatedSubscriberConfig(cur *subscriberConfig, in *updateSubscriberInput) (*subscriberConfig, error) {
 	var v awsjson.Violations
-	if in.Name == nil {
-		v.Required("name")
-	}
+	awsjson.Require(&v, in.Name, "name")
 	checkLength(&v, in.Name, "name", 1, maxTargetArnLen)
 	checkLength(&v, in.Description, "description", 0, maxDescriptionLen)
 	in.check(&v, false)
