@@ -63,7 +63,7 @@ func (s *Service) listEventBuses(sc scope, in *listEventBusesInput) (listEventBu
 	if st := s.scopes[sc]; st != nil {
 		buses = st.buses
 	}
-	items, next, err := listPage(buses, nil, in.NamePrefix, in.NextToken, in.MaxResults, describeBus)
+	items, next, err := listPage(buses, nil, in.pageInput, describeBus)
 	if err != nil {
 		return listEventBusesOutput{}, err
 	}

@@ -77,7 +77,7 @@ func (s *Service) listSubscribers(sc scope, in *listSubscribersInput) (listSubsc
 	}
 	onTheBus := func(sub *subscriber) bool { return onBus == nil || sub.bus == onBus }
 	describe := func(sub *subscriber) subscriberShape { return sub.config().describe(sub) }
-	items, next, err := listPage(subscribers, onTheBus, in.NamePrefix, in.NextToken, in.MaxResults, describe)
+	items, next, err := listPage(subscribers, onTheBus, in.pageInput, describe)
 	if err != nil {
 		return listSubscribersOutput{}, err
 	}

@@ -68,10 +68,15 @@ type nameInput struct {
 	Name *string `json:"Name"`
 }
 
-type listEventBusesInput struct {
+// pageInput are the paging members of ListEventBuses and ListSubscribers.
+type pageInput struct {
 	NamePrefix *string `json:"NamePrefix"`
 	NextToken  *string `json:"NextToken"`
 	MaxResults *int32  `json:"MaxResults"`
+}
+
+type listEventBusesInput struct {
+	pageInput
 }
 
 type eventBusShape struct {
@@ -148,9 +153,7 @@ type updateSubscriberInput struct {
 
 type listSubscribersInput struct {
 	EventBusArn *string `json:"EventBusArn"`
-	NamePrefix  *string `json:"NamePrefix"`
-	NextToken   *string `json:"NextToken"`
-	MaxResults  *int32  `json:"MaxResults"`
+	pageInput
 }
 
 type listSubscribersOutput struct {
