@@ -64,6 +64,13 @@ func newHarness(t testing.TB) *harness {
 
 func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
+// startTest marks the test parallel and gives it a harness: how most tests
+// begin.
+func startTest(t *testing.T) *harness {
+	t.Parallel()
+	return newHarness(t)
+}
+
 func (h *harness) advance(d time.Duration) {
 	h.Clock.Advance(d)
 	h.Clock.Settle()

@@ -12,8 +12,7 @@ import (
 )
 
 func TestStartAndEndDatesBoundARateSchedule(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	h.create("bounded", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("rate(10 minutes)"), Target: sqsTarget(queue),
 		StartDate: aws.Time(t0.Add(time.Hour)), EndDate: aws.Time(t0.Add(90 * time.Minute)),
@@ -30,8 +29,7 @@ func TestStartAndEndDatesBoundARateSchedule(t *testing.T) {
 }
 
 func TestAtFollowsItsTimeZone(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	// 14:00 in Tokyo (UTC+9) is 05:00 UTC the next day.
 	h.create("tokyo", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("at(2026-03-02T14:00:00)"), ScheduleExpressionTimezone: aws.String("Asia/Tokyo"),
@@ -45,8 +43,7 @@ func TestAtFollowsItsTimeZone(t *testing.T) {
 }
 
 func TestMissingBusIsNotRetriedAndDeadLettered(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	h.mu.Lock()
 	h.busErr = scheduler.ErrBusNotFound
 	h.mu.Unlock()

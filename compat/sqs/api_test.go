@@ -16,8 +16,7 @@ import (
 )
 
 func TestQueueLifecycleThroughTheSDK(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("orders", map[string]string{"VisibilityTimeout": "45"})
 	if want := h.Server.URL + "/" + account + "/orders"; url != want {
 		t.Fatalf("QueueUrl = %s, want %s", url, want)
@@ -80,8 +79,7 @@ func errorCode(err error) string {
 }
 
 func TestListQueuesByPrefixAndPages(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	for _, n := range []string{"b-2", "a-1", "b-1", "b-3"} {
 		h.createQueue(n, nil)
 	}
@@ -113,8 +111,7 @@ func TestListQueuesByPrefixAndPages(t *testing.T) {
 }
 
 func TestSendReceiveDeleteWithAttributes(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("orders", nil)
 	// The SDK checks MD5OfMessageBody and MD5OfMessageAttributes itself.
 	sent := h.send(url, `{"id":1}`, func(in *sqssdk.SendMessageInput) {
@@ -167,8 +164,7 @@ func TestSendReceiveDeleteWithAttributes(t *testing.T) {
 }
 
 func TestBatchesAndEntryErrors(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("batch", nil)
 	out, err := h.client.SendMessageBatch(ctx(t), &sqssdk.SendMessageBatchInput{QueueUrl: aws.String(url), Entries: []types.SendMessageBatchRequestEntry{
 		{Id: aws.String("a"), MessageBody: aws.String("one")},
@@ -227,8 +223,7 @@ func manyEntries(n, size int) []types.SendMessageBatchRequestEntry {
 }
 
 func TestTagsAndDeadLetterSources(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	dlq := h.createQueue("dlq", nil)
 	redrive := `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:` + account + `:dlq","maxReceiveCount":3}`
 	src := h.createQueue("src", map[string]string{"RedrivePolicy": redrive})
@@ -250,8 +245,7 @@ func TestTagsAndDeadLetterSources(t *testing.T) {
 }
 
 func TestPurgeQueue(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("p", nil)
 	h.send(url, "1")
 	h.send(url, "2")

@@ -43,6 +43,13 @@ func (h *harness) clientFor(accessKey, region string) *sqssdk.Client {
 
 func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
+// startTest marks the test parallel and gives it a harness: how most tests
+// begin.
+func startTest(t *testing.T) *harness {
+	t.Parallel()
+	return newHarness(t)
+}
+
 // createQueue creates a queue through the SDK and returns its URL.
 func (h *harness) createQueue(name string, attrs map[string]string) string {
 	h.T.Helper()

@@ -25,8 +25,7 @@ func (h *harness) postForm(t *testing.T, path string, form url.Values) (int, str
 }
 
 func TestQueryProtocolRoundTrip(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	status, body := h.postForm(t, "/", url.Values{"Action": {"CreateQueue"}, "Version": {"2012-11-05"}, "QueueName": {"legacy"},
 		"Attribute.1.Name": {"VisibilityTimeout"}, "Attribute.1.Value": {"40"}, "Tag.1.Key": {"team"}, "Tag.1.Value": {"a"}})
 	var created struct {
@@ -72,8 +71,7 @@ func TestQueryProtocolRoundTrip(t *testing.T) {
 }
 
 func TestQueryProtocolErrors(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	status, body := h.postForm(t, "/", url.Values{"Action": {"GetQueueUrl"}, "QueueName": {"nope"}})
 	var e struct {
 		Type string `xml:"Error>Type"`
@@ -89,8 +87,7 @@ func TestQueryProtocolErrors(t *testing.T) {
 }
 
 func TestJSONProtocolErrorShape(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(`{"QueueUrl":"http://x/000000000000/none"}`))
 	req.Header.Set("X-Amz-Target", "AmazonSQS.PurgeQueue")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
@@ -119,8 +116,7 @@ func TestJSONProtocolErrorShape(t *testing.T) {
 }
 
 func TestUnknownJSONOperation(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(`{}`))
 	req.Header.Set("X-Amz-Target", "AmazonSQS.Frobnicate")
 	resp, err := h.Server.Client().Do(req)

@@ -18,8 +18,7 @@ var allOperations = []string{
 // TestBadInputIsAClientError: every operation, in both protocols, answers
 // malformed or incomplete input with a 4xx, never a 5xx.
 func TestBadInputIsAClientError(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	queue := h.createQueue("robust", nil)
 	bodies := []string{`{`, `[]`, `{}`, `{"QueueUrl":5}`, `{"QueueUrl":"` + queue + `","Entries":[{}],"MaxNumberOfMessages":99}`,
 		`{"QueueUrl":"` + queue + `","Attributes":{"Nope":"1"},"ReceiptHandle":"%%%","VisibilityTimeout":-1}`}

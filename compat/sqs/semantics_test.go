@@ -15,8 +15,7 @@ import (
 )
 
 func TestVisibilityTimeoutOnTheVirtualClock(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("vis", map[string]string{"VisibilityTimeout": "30"})
 	h.send(url, "m")
 	first := h.receive(url, 1)
@@ -61,8 +60,7 @@ func TestVisibilityTimeoutOnTheVirtualClock(t *testing.T) {
 }
 
 func TestDelayAndRetention(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("delay", map[string]string{"DelaySeconds": "10", "MessageRetentionPeriod": "60", "VisibilityTimeout": "5"})
 	h.send(url, "queue-delay")
 	h.send(url, "own-delay", func(in *sqssdk.SendMessageInput) { in.DelaySeconds = 20 })
@@ -84,8 +82,7 @@ func TestDelayAndRetention(t *testing.T) {
 }
 
 func TestRedriveAfterMaxReceiveCount(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	dlq := h.createQueue("orders-dlq", nil)
 	src := h.createQueue("orders", map[string]string{
 		"VisibilityTimeout": "30",
@@ -110,8 +107,7 @@ func TestRedriveAfterMaxReceiveCount(t *testing.T) {
 }
 
 func TestFIFOGroupsOrderAndBlock(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("jobs.fifo", map[string]string{"FifoQueue": "true", "VisibilityTimeout": "30"})
 	send := func(group, body string) *sqssdk.SendMessageOutput {
 		return h.send(url, body, func(in *sqssdk.SendMessageInput) {
@@ -150,8 +146,7 @@ func TestFIFOGroupsOrderAndBlock(t *testing.T) {
 }
 
 func TestFIFODeduplication(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("dedup.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"})
 	group := func(in *sqssdk.SendMessageInput) { in.MessageGroupId = aws.String("g") }
 	a := h.send(url, "same", group)
@@ -175,8 +170,7 @@ func TestFIFODeduplication(t *testing.T) {
 }
 
 func TestMessageSizeLimit(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("big", nil)
 	h.send(url, strings.Repeat("x", 262144))
 	_, err := h.client.SendMessage(ctx(t), &sqssdk.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(strings.Repeat("x", 262145))})
@@ -184,8 +178,7 @@ func TestMessageSizeLimit(t *testing.T) {
 }
 
 func TestLongPollWakesOnSend(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("poll", nil)
 	done := h.longPoll(url)
 	h.send(url, "hello")
@@ -200,8 +193,7 @@ func TestLongPollWakesOnSend(t *testing.T) {
 }
 
 func TestLongPollWakesWhenTheClockMakesAMessageVisible(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("poll-delay", map[string]string{"DelaySeconds": "60"})
 	h.send(url, "later")
 	done := h.longPoll(url)
