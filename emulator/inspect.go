@@ -106,7 +106,7 @@ func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		To time.Time `json:"to"`
 	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {
-		inspectError(w, http.StatusBadRequest, `body must be JSON like {"by":"90s"}: %s`, jsonerr.Describe(err, nil))
+		inspectError(w, http.StatusBadRequest, `body must be JSON like {"by":"90s"}: %s`, jsonerr.Describe(err, nil, nil))
 		return
 	}
 	var by time.Duration
@@ -336,7 +336,7 @@ func (s *Server) handleFaultAdd(w http.ResponseWriter, r *http.Request) {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		inspectError(w, http.StatusBadRequest, `body must be a fault rule like {"match":{"subscription":"s1"},"status":503,"count":3}: %s`, jsonerr.Describe(err, nil))
+		inspectError(w, http.StatusBadRequest, `body must be a fault rule like {"match":{"subscription":"s1"},"status":503,"count":3}: %s`, jsonerr.Describe(err, nil, nil))
 		return
 	}
 	if f.Status == 0 && f.Outcome == "" {

@@ -9,9 +9,7 @@ import (
 )
 
 func TestEventBusLifecycle(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 
 	def := must[*ebsdk.DescribeEventBusOutput](t)(h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{}))
 	if aws.ToString(def.Name) != "default" || aws.ToString(def.Arn) != "arn:aws:events:us-east-1:123456789012:event-bus/default" {
@@ -71,9 +69,7 @@ func TestEventBusLifecycle(t *testing.T) {
 }
 
 func TestAccountsAndRegionsAreSeparate(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	other := h.clientFor("210987654321", "eu-west-1")
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("mine")}))
 	_, err := other.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String("mine")})
@@ -91,9 +87,7 @@ func TestAccountsAndRegionsAreSeparate(t *testing.T) {
 }
 
 func TestPermissions(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	must[*ebsdk.PutPermissionOutput](t)(h.client.PutPermission(c, &ebsdk.PutPermissionInput{
 		Action: aws.String("events:PutEvents"), Principal: aws.String("111122223333"), StatementId: aws.String("s1"),
 	}))

@@ -99,9 +99,9 @@ func TestCallerFromSignature(t *testing.T) {
 func TestOtherTargetsAreNotServed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	req, _ := http.NewRequest(http.MethodPost, h.server.URL+"/", strings.NewReader(`{}`))
+	req, _ := http.NewRequest(http.MethodPost, h.Server.URL+"/", strings.NewReader(`{}`))
 	req.Header.Set("X-Amz-Target", "AmazonSQS.SendMessage")
-	resp, err := h.server.Client().Do(req)
+	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,7 @@ func entry(detail string) types.PutEventsRequestEntry {
 }
 
 func TestPutEventsEntries(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	noSource := entry(`{}`)
 	noSource.Source = nil
 	noType := entry(`{}`)
@@ -51,20 +49,18 @@ func TestPutEventsEntries(t *testing.T) {
 		}
 	}
 	// The event for the missing bus is accepted, then dropped where the journal shows it.
-	drops := h.engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: aws.ToString(out.Entries[7].EventId)})
+	drops := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: aws.ToString(out.Entries[7].EventId)})
 	if len(drops) != 1 || drops[0].Outcome != "EventBusNotFound" {
 		t.Fatalf("drop of the unknown-bus event: %+v", drops)
 	}
-	pubs := h.engine.Journal().Query(engine.Filter{Kind: engine.KindPublish, Labels: map[string]string{"cloud": "eventbridge", "bus": "default"}})
+	pubs := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindPublish, Labels: map[string]string{"cloud": "eventbridge", "bus": "default"}})
 	if len(pubs) != 1 || pubs[0].EventIDs[0] != aws.ToString(out.Entries[0].EventId) {
 		t.Fatalf("publish journal: %+v", pubs)
 	}
 }
 
 func TestPutEventsRequestLimits(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	var eleven []types.PutEventsRequestEntry
 	for range 11 {
 		eleven = append(eleven, entry(`{}`))
@@ -83,9 +79,7 @@ func TestPutEventsRequestLimits(t *testing.T) {
 }
 
 func TestPutEventsEnvelope(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	putRule(t, h, "r", "", orderPattern)
 	must[*ebsdk.PutTargetsOutput](t)(h.client.PutTargets(c, &ebsdk.PutTargetsInput{Rule: aws.String("r"), Targets: []types.Target{{Id: aws.String("q"), Arn: aws.String(queueArn)}}}))
 	e := entry(`{ "b": 2, "a": [1.50, "x<y"] }`)
@@ -105,9 +99,7 @@ func TestPutEventsEnvelope(t *testing.T) {
 }
 
 func TestTestEventPattern(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	event := `{"id":"1","account":"123456789012","source":"shop.orders","time":"2026-01-01T00:00:00Z","region":"us-east-1","detail-type":"x","detail":{}}`
 	res := must[*ebsdk.TestEventPatternOutput](t)(h.client.TestEventPattern(c, &ebsdk.TestEventPatternInput{EventPattern: aws.String(orderPattern), Event: aws.String(event)}))
 	if !res.Result {

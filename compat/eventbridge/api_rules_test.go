@@ -12,9 +12,7 @@ import (
 const orderPattern = `{"source":["shop.orders"]}`
 
 func TestRuleLifecycle(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	out := must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{
 		Name: aws.String("r1"), EventPattern: aws.String(orderPattern), Description: aws.String("d"),
 	}))
@@ -68,9 +66,7 @@ func TestRuleLifecycle(t *testing.T) {
 }
 
 func TestPutRuleErrors(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("custom")}))
 	cases := []struct {
 		in            ebsdk.PutRuleInput
@@ -100,9 +96,7 @@ func TestPutRuleErrors(t *testing.T) {
 }
 
 func TestListRulesPaging(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	for i := range 6 {
 		must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String(fmt.Sprintf("rule-%d", i)), EventPattern: aws.String(orderPattern)}))
 	}

@@ -25,9 +25,7 @@ func tagMap(ts []types.Tag) map[string]string {
 }
 
 func TestTags(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ruleArn := aws.ToString(must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{
 		Name: aws.String("r"), EventPattern: aws.String(orderPattern), Tags: tags("a", "1"),
 	})).RuleArn)

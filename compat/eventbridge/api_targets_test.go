@@ -21,9 +21,7 @@ func putRule(t testing.TB, h *harness, name, bus, pattern string) string {
 }
 
 func TestTargetsLifecycle(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	putRule(t, h, "r1", "", orderPattern)
 	putRule(t, h, "r2", "", orderPattern)
 
@@ -82,9 +80,7 @@ func TestTargetsLifecycle(t *testing.T) {
 }
 
 func TestTargetQuotaAndValidation(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	putRule(t, h, "r", "", orderPattern)
 	var five []types.Target
 	for i := range 5 {

@@ -34,15 +34,12 @@ func (d *apiDestination) item() apiDestinationItem {
 	return apiDestinationItem{
 		Name: d.name, ApiDestinationArn: d.arn, ApiDestinationState: d.state, ConnectionArn: d.connectionArn,
 		InvocationEndpoint: d.endpoint, HttpMethod: d.method, InvocationRateLimitPerSecond: d.rateLimit,
-		CreationTime: timestamp(d.created), LastModifiedTime: timestamp(d.modified),
+		timestamps: timesOf(d.created, d.modified),
 	}
 }
 
 func (d *apiDestination) stateOutput() apiDestinationStateOutput {
-	return apiDestinationStateOutput{
-		ApiDestinationArn: d.arn, ApiDestinationState: d.state,
-		CreationTime: timestamp(d.created), LastModifiedTime: timestamp(d.modified),
-	}
+	return apiDestinationStateOutput{ApiDestinationArn: d.arn, ApiDestinationState: d.state, timestamps: timesOf(d.created, d.modified)}
 }
 
 // connectionByArnLocked finds a connection of t by ARN.

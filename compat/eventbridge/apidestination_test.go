@@ -64,9 +64,7 @@ func (e *endpoint) got(path string) []recorded {
 }
 
 func TestConnectionsAPI(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	apiKey := must[*ebsdk.CreateConnectionOutput](t)(h.client.CreateConnection(c, &ebsdk.CreateConnectionInput{
 		Name: aws.String("key"), AuthorizationType: types.ConnectionAuthorizationTypeApiKey,
@@ -149,9 +147,7 @@ func createAPIKeyConnection(t *testing.T, h *harness) string {
 }
 
 func TestAPIDestinationsAPI(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	conn := createAPIKeyConnection(t, h)
 	out := must[*ebsdk.CreateApiDestinationOutput](t)(h.client.CreateApiDestination(c, &ebsdk.CreateApiDestinationInput{
 		Name: aws.String("hook"), ConnectionArn: aws.String(conn), InvocationEndpoint: aws.String("https://example.com/hook/*"),
@@ -178,9 +174,7 @@ func TestAPIDestinationsAPI(t *testing.T) {
 }
 
 func TestAPIDestinationDelivery(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	ep.statuses = []int{503, 200, 400}
 	conn := createAPIKeyConnection(t, h)
@@ -202,7 +196,7 @@ func TestAPIDestinationDelivery(t *testing.T) {
 	if got := ep.got("/orders"); len(got) != 1 {
 		t.Fatalf("%d requests before the retry", len(got))
 	}
-	h.clock.Advance(time.Second)
+	h.Clock.Advance(time.Second)
 	got := ep.got("/orders")
 	if len(got) != 2 {
 		t.Fatalf("the 503 was not retried after 1 s: %d requests", len(got))
@@ -218,16 +212,13 @@ func TestAPIDestinationDelivery(t *testing.T) {
 	// A 4xx other than 429 is not retried: straight to the DLQ.
 	putEvent(t, h, entry(`{"user":"u-8"}`))
 	h.settle()
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "SDK_CLIENT_ERROR" || attributes(dlq[0])["RETRY_ATTEMPTS"] != "0" {
-		t.Fatalf("400 DLQ: %+v", dlq)
+	if _, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "SDK_CLIENT_ERROR" || got["RETRY_ATTEMPTS"] != "0" {
+		t.Fatalf("400 DLQ: %v", got)
 	}
 }
 
 func TestAPIDestinationWithOAuthAndBasic(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	oauth := aws.ToString(must[*ebsdk.CreateConnectionOutput](t)(h.client.CreateConnection(c, &ebsdk.CreateConnectionInput{
 		Name: aws.String("oauth"), AuthorizationType: types.ConnectionAuthorizationTypeOauthClientCredentials,

@@ -67,7 +67,7 @@ func (a *archive) expireLocked(now time.Time) {
 
 func (a *archive) item() archiveItem {
 	return archiveItem{
-		ArchiveName: a.name, EventSourceArn: a.sourceArn, State: archiveEnabled, RetentionDays: a.retentionDays,
+		ArchiveName: a.name, EventSourceArn: a.sourceArn, stateWithReason: stateWithReason{State: archiveEnabled}, RetentionDays: a.retentionDays,
 		SizeBytes: a.sizeBytes, EventCount: int64(len(a.events)), CreationTime: timestamp(a.created),
 	}
 }

@@ -11,9 +11,7 @@ import (
 )
 
 func TestArchiveAndReplay(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	busArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
 	arch := must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
 		ArchiveName: aws.String("all"), EventSourceArn: aws.String(busArn), Description: aws.String("everything"),
@@ -37,7 +35,7 @@ func TestArchiveAndReplay(t *testing.T) {
 
 	first := putEvent(t, h, entry(`{"big":true}`))
 	putEvent(t, h, entry(`{"big":false}`))
-	h.clock.Advance(time.Minute)
+	h.Clock.Advance(time.Minute)
 	putEvent(t, h, entry(`{"late":1}`))
 	h.settle()
 	h.sqs.Receive(queueArn)
@@ -61,7 +59,7 @@ func TestArchiveAndReplay(t *testing.T) {
 	if start.State != types.ReplayStateStarting || start.ReplayStartTime == nil {
 		t.Fatalf("StartReplay: %+v", start)
 	}
-	h.clock.Advance(2 * time.Second)
+	h.Clock.Advance(2 * time.Second)
 	replayed := h.sqs.Messages(queueArn)
 	if len(replayed) != 2 || len(h.sqs.Messages(q2)) != 0 {
 		t.Fatalf("replayed %d to r1 and %d to r2; want 2 and 0", len(replayed), len(h.sqs.Messages(q2)))
@@ -95,7 +93,7 @@ func TestArchiveAndReplay(t *testing.T) {
 	if cancel.State != types.ReplayStateCancelling {
 		t.Fatalf("CancelReplay: %s", cancel.State)
 	}
-	h.clock.Advance(2 * time.Second)
+	h.Clock.Advance(2 * time.Second)
 	if n := len(h.sqs.Messages(queueArn)); n != 2 {
 		t.Fatalf("a cancelled replay delivered: %d messages", n)
 	}
@@ -106,9 +104,7 @@ func TestArchiveAndReplay(t *testing.T) {
 }
 
 func TestReplayErrorsAndArchiveAPI(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	busArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("other")}))
 	archArn := must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
@@ -153,14 +149,12 @@ func TestReplayErrorsAndArchiveAPI(t *testing.T) {
 // TestArchiveRetention forgets events older than RetentionDays on the
 // emulator clock.
 func TestArchiveRetention(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
 		ArchiveName: aws.String("a"), EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/default"), RetentionDays: aws.Int32(1),
 	}))
 	putEvent(t, h, entry(`{}`))
-	h.clock.Advance(25 * time.Hour)
+	h.Clock.Advance(25 * time.Hour)
 	putEvent(t, h, entry(`{}`))
 	d := must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("a")}))
 	if d.EventCount != 1 {

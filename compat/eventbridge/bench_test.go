@@ -37,10 +37,10 @@ func BenchmarkPutEventsToDelivery(b *testing.B) {
 	}
 	// Enough idle connections for every client: the httptest client keeps
 	// Go's default of 2, and the rest would dial per call.
-	tr := h.server.Client().Transport.(*http.Transport).Clone()
+	tr := h.Server.Client().Transport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = clients
 	client := ebsdk.New(ebsdk.Options{
-		BaseEndpoint: aws.String(h.server.URL), Region: region, RetryMaxAttempts: 1,
+		BaseEndpoint: aws.String(h.Server.URL), Region: region, RetryMaxAttempts: 1,
 		Credentials: credentials.NewStaticCredentialsProvider(account, "secret", ""),
 		HTTPClient:  &http.Client{Transport: tr},
 	})
@@ -62,7 +62,7 @@ func BenchmarkPutEventsToDelivery(b *testing.B) {
 	h.settle()
 	elapsed := time.Since(start)
 	b.StopTimer()
-	delivered := h.engine.Journal().Stats().Counts[engine.KindDelivered]
+	delivered := h.Engine.Journal().Stats().Counts[engine.KindDelivered]
 	if int64(delivered) != sent.Load() {
 		b.Fatalf("delivered %d of %d events", delivered, sent.Load())
 	}

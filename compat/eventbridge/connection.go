@@ -50,16 +50,16 @@ type connection struct {
 func (c *connection) item() connectionItem {
 	return connectionItem{
 		Name: c.name, ConnectionArn: c.arn, ConnectionState: c.state, StateReason: c.stateReason,
-		AuthorizationType: c.authType, CreationTime: timestamp(c.created),
-		LastModifiedTime: timestamp(c.modified), LastAuthorizedTime: timestamp(c.lastAuthorized),
+		AuthorizationType: c.authType, connectionTimes: c.times(),
 	}
 }
 
 func (c *connection) stateOutput() connectionStateOutput {
-	return connectionStateOutput{
-		ConnectionArn: c.arn, ConnectionState: c.state, CreationTime: timestamp(c.created),
-		LastModifiedTime: timestamp(c.modified), LastAuthorizedTime: timestamp(c.lastAuthorized),
-	}
+	return connectionStateOutput{ConnectionArn: c.arn, ConnectionState: c.state, connectionTimes: c.times()}
+}
+
+func (c *connection) times() connectionTimes {
+	return connectionTimes{timestamps: timesOf(c.created, c.modified), LastAuthorizedTime: timestamp(c.lastAuthorized)}
 }
 
 // publicAuth is the connection's AuthParameters without secrets, as

@@ -31,6 +31,17 @@ func putEvent(t testing.TB, h *harness, e types.PutEventsRequestEntry) string {
 	return aws.ToString(out.Entries[0].EventId)
 }
 
+// onlyDeadLetter fails the test unless the DLQ (dlqArn) holds exactly one
+// dead letter, and returns it with its attributes.
+func (h *harness) onlyDeadLetter() (engine.DeadLetter, map[string]string) {
+	h.T.Helper()
+	dlq := h.sqs.Messages(dlqArn)
+	if len(dlq) != 1 {
+		h.T.Fatalf("%d DLQ messages: %+v", len(dlq), dlq)
+	}
+	return dlq[0], attributes(dlq[0])
+}
+
 func attributes(dl engine.DeadLetter) map[string]string {
 	m := map[string]string{}
 	for _, a := range dl.Attributes {
@@ -118,9 +129,8 @@ func TestTargetInputs(t *testing.T) {
 	if n := len(h.sqs.Messages(q("broken"))); n != 0 {
 		t.Fatalf("broken template delivered %d messages", n)
 	}
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "INVALID_JSON" || dlq[0].EventIDs[0] != id {
-		t.Fatalf("broken template DLQ: %+v", dlq)
+	if dl, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "INVALID_JSON" || dl.EventIDs[0] != id {
+		t.Fatalf("broken template DLQ: %+v", dl)
 	}
 }
 
@@ -169,11 +179,11 @@ func TestRetriesThenDeadLetter(t *testing.T) {
 	putTargets(t, h, "r", types.Target{Id: aws.String("fn"), Arn: aws.String(fn),
 		RetryPolicy:      &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(3)},
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Message: "function crashed"})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Message: "function crashed"})
 
 	id := putEvent(t, h, entry(`{"n":1}`))
 	h.settle()
-	h.clock.Advance(time.Minute)
+	h.Clock.Advance(time.Minute)
 
 	attempts := h.entries(engine.KindAttempt, map[string]string{"rule": "r", "target": "fn"})
 	wantAt := []time.Duration{0, time.Second, 3 * time.Second, 7 * time.Second}
@@ -185,20 +195,17 @@ func TestRetriesThenDeadLetter(t *testing.T) {
 			t.Errorf("attempt %d at +%s (%s), want +%s", i+1, a.Time.Sub(t0), a.Outcome, wantAt[i])
 		}
 	}
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 {
-		t.Fatalf("%d DLQ messages", len(dlq))
-	}
+	dl, got := h.onlyDeadLetter()
 	want := map[string]string{
 		"RULE_ARN": ruleArn, "TARGET_ARN": fn, "ERROR_CODE": "ERROR_FROM_TARGET", "ERROR_MESSAGE": "function crashed",
 		"EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts", "RETRY_ATTEMPTS": "3",
 	}
-	if got := attributes(dlq[0]); len(got) != 6 || !equalMaps(got, want) {
+	if len(got) != 6 || !equalMaps(got, want) {
 		t.Fatalf("DLQ attributes:\n got  %v\n want %v", got, want)
 	}
 	var body map[string]any
-	if err := json.Unmarshal(dlq[0].Body, &body); err != nil || body["id"] != id || body["detail-type"] != "OrderPlaced" {
-		t.Fatalf("the DLQ body is the event: %s", dlq[0].Body)
+	if err := json.Unmarshal(dl.Body, &body); err != nil || body["id"] != id || body["detail-type"] != "OrderPlaced" {
+		t.Fatalf("the DLQ body is the event: %s", dl.Body)
 	}
 	written := h.entries(engine.KindDeadLetter, map[string]string{"rule": "r"})
 	if len(written) != 1 || !written[0].Time.Equal(t0.Add(7*time.Second)) {
@@ -226,15 +233,11 @@ func TestEventAgeLimit(t *testing.T) {
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn),
 		RetryPolicy:      &types.RetryPolicy{MaximumEventAgeInSeconds: aws.Int32(60)},
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 429})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 429})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
-	h.clock.Advance(10 * time.Minute)
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 {
-		t.Fatalf("%d DLQ messages", len(dlq))
-	}
-	got := attributes(dlq[0])
+	h.Clock.Advance(10 * time.Minute)
+	_, got := h.onlyDeadLetter()
 	// Retries at 1, 3, 7, 15 and 31 s; the next (63 s) is past the age limit.
 	if got["EXHAUSTED_RETRY_CONDITION"] != "MaximumEventAgeInSeconds" || got["RETRY_ATTEMPTS"] != "5" || got["ERROR_CODE"] != "THROTTLING" {
 		t.Fatalf("attributes: %v", got)
@@ -251,14 +254,10 @@ func TestNonRetryableFailure(t *testing.T) {
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("sns"), Arn: aws.String("arn:aws:sns:us-east-1:123456789012:topic"),
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "sns"}, Status: 403})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "sns"}, Status: 403})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 {
-		t.Fatalf("%d DLQ messages without advancing the clock", len(dlq))
-	}
-	got := attributes(dlq[0])
+	_, got := h.onlyDeadLetter() // without advancing the clock
 	if got["ERROR_CODE"] != "NO_PERMISSIONS" || got["RETRY_ATTEMPTS"] != "0" || len(got) != 5 {
 		t.Fatalf("attributes: %v", got)
 	}
@@ -273,14 +272,14 @@ func TestWithoutDeadLetterQueueTheEventIsDropped(t *testing.T) {
 	h := newHarness(t)
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn), RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(0)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 503})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 503})
 	id := putEvent(t, h, entry(`{}`))
 	h.settle()
-	drops := h.engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: id})
+	drops := h.Engine.Journal().Query(engine.Filter{Kind: engine.KindDrop, EventID: id})
 	if len(drops) != 1 || drops[0].Outcome != "MaximumRetryAttempts" {
 		t.Fatalf("drops: %+v", drops)
 	}
-	m, _ := h.engine.RouteMetrics(drops[0].Route)
+	m, _ := h.Engine.RouteMetrics(drops[0].Route)
 	if m.Dropped != 1 || m.Attempts != 1 {
 		t.Fatalf("metrics: %+v", m)
 	}
@@ -292,13 +291,13 @@ func TestRetrySucceeds(t *testing.T) {
 	h := newHarness(t)
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn)})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Count: 2})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Count: 2})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
 	if len(h.sqs.Messages(queueArn)) != 0 {
 		t.Fatal("delivered despite the fault")
 	}
-	h.clock.Advance(3 * time.Second)
+	h.Clock.Advance(3 * time.Second)
 	if len(h.sqs.Messages(queueArn)) != 1 {
 		t.Fatal("the third attempt (at +3s) did not deliver")
 	}

@@ -14,9 +14,7 @@ import (
 // Time, plus the UTF-8 bytes of Source, DetailType, Detail and each
 // Resource, summed over the entries; JSON framing does not count.
 func TestPutEventsEntrySizeBoundary(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	const limit = 256 * 1024
 	// padded returns an entry with a Time and a resource whose counted size is n.
 	padded := func(n int) types.PutEventsRequestEntry {

@@ -30,12 +30,9 @@ func (s *Service) forward(_ context.Context, busArn string, it *engine.Item) err
 	if m, ok := it.Meta.(*itemMeta); ok {
 		hops = m.ev.hops
 	}
-	s.mu.Lock()
-	t := s.tenantLocked(key)
-	b, ok := t.buses[name]
-	if !ok {
-		s.mu.Unlock()
-		return fmt.Errorf("%w: %s", targets.ErrBusNotFound, busArn)
+	t, b, err := s.lockTargetBus(key, name, busArn)
+	if err != nil {
+		return err
 	}
 	if slices.Contains(hops, b.arn) {
 		s.mu.Unlock()
@@ -93,4 +90,18 @@ func forwardedEnvelope(body []byte) (envelope, error) {
 	}
 	_ = json.Unmarshal(raw["resources"], &env.Resources)
 	return env, nil
+}
+
+// lockTargetBus takes the service lock and finds the bus an event enters
+// (forward, Inject); the caller releases the lock. With no such bus it
+// releases the lock itself and answers targets.ErrBusNotFound.
+func (s *Service) lockTargetBus(key tenantKey, name, busArn string) (*tenant, *bus, error) {
+	s.mu.Lock()
+	t := s.tenantLocked(key)
+	b, ok := t.buses[name]
+	if !ok {
+		s.mu.Unlock()
+		return nil, nil, fmt.Errorf("%w: %s", targets.ErrBusNotFound, busArn)
+	}
+	return t, b, nil
 }

@@ -16,9 +16,7 @@ import (
 // enter default a second time: that hop fails as LOOP_DETECTED, is not
 // retried, and reaches the target's dead-letter queue.
 func TestBusToBusWithLoopProtection(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	defaultArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
 	ordersArn := aws.ToString(must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("orders")})).EventBusArn)
 
@@ -49,9 +47,8 @@ func TestBusToBusWithLoopProtection(t *testing.T) {
 	if n := len(h.entries(engine.KindPublish, map[string]string{"bus": "orders"})); n != 1 {
 		t.Fatalf("the event entered orders %d times", n)
 	}
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "LOOP_DETECTED" {
-		t.Fatalf("loop DLQ: %+v", dlq)
+	if _, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "LOOP_DETECTED" {
+		t.Fatalf("loop DLQ: %v", got)
 	}
 }
 
@@ -63,9 +60,8 @@ func TestForwardToMissingBus(t *testing.T) {
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "NO_RESOURCE" {
-		t.Fatalf("DLQ: %+v", dlq)
+	if _, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "NO_RESOURCE" {
+		t.Fatalf("DLQ: %v", got)
 	}
 }
 

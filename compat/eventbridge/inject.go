@@ -37,12 +37,9 @@ func (s *Service) Inject(_ context.Context, busArn string, ev InjectedEvent) err
 	if !ok || ev.Source == "" || ev.DetailType == "" {
 		return targets.ErrNotAnEvent
 	}
-	s.mu.Lock()
-	t := s.tenantLocked(key)
-	b, ok := t.buses[name]
-	if !ok {
-		s.mu.Unlock()
-		return fmt.Errorf("%w: %s", targets.ErrBusNotFound, busArn)
+	t, b, err := s.lockTargetBus(key, name, busArn)
+	if err != nil {
+		return err
 	}
 	if ev.Account != "" && ev.Account != key.account && !b.allowsPutEvents(ev.Account) {
 		s.mu.Unlock()

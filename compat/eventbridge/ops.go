@@ -126,7 +126,7 @@ func (in *removePermissionInput) busName() *string      { return in.EventBusName
 func (in *listRulesInput) busName() *string             { return in.EventBusName }
 func (in *ruleRefInput) busName() *string               { return in.EventBusName }
 func (in *listRuleNamesByTargetInput) busName() *string { return in.EventBusName }
-func (in *listTargetsByRuleInput) busName() *string     { return in.EventBusName }
+func (in *targetsRule) busName() *string                { return in.EventBusName }
 
 // ruleAddressed is an input that names a rule on a bus.
 type ruleAddressed interface {
@@ -134,8 +134,8 @@ type ruleAddressed interface {
 	ruleName() *string
 }
 
-func (in *ruleRefInput) ruleName() *string           { return in.Name }
-func (in *listTargetsByRuleInput) ruleName() *string { return in.Rule }
+func (in *ruleRefInput) ruleName() *string { return in.Name }
+func (in *targetsRule) ruleName() *string  { return in.Rule }
 
 // findBus finds the bus the input names: ResourceNotFoundException when
 // there is none.
@@ -155,4 +155,32 @@ func findRule[In any, P interface {
 }](s *Service, c *call, in P) (*rule, error) {
 	_, r, err := s.ruleLocked(c, in.busName(), in.ruleName())
 	return r, err
+}
+
+// findNamed finds the resource of byName called name, the look-up of the
+// Describe, Update and Delete operations on a named resource; with none,
+// ResourceNotFoundException says notFound (a format of the name).
+func findNamed[R any](byName map[string]R, name, notFound string) (R, error) {
+	r, ok := byName[name]
+	if !ok {
+		var none R
+		return none, awsjson.NotFound(notFound, name)
+	}
+	return r, nil
+}
+
+// Update* operations change only the members the request gives (not nil).
+
+// setGiven sets *dst to v when the request gave it.
+func setGiven[T any](dst **T, v *T) {
+	if v != nil {
+		*dst = v
+	}
+}
+
+// setGivenValue sets *dst to what v points to when the request gave it.
+func setGivenValue[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }

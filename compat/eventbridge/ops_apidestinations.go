@@ -22,15 +22,9 @@ func checkAPIDestination(creating bool) func(*apiDestinationInput, *awsjson.Viol
 		checkName(v, in.Name, "name", 64, true)
 		checkLength(v, in.Description, "description", 0, 512)
 		if creating {
-			if in.ConnectionArn == nil {
-				v.Required("connectionArn")
-			}
-			if in.InvocationEndpoint == nil {
-				v.Required("invocationEndpoint")
-			}
-			if in.HttpMethod == nil {
-				v.Required("httpMethod")
-			}
+			awsjson.Require(v, in.ConnectionArn, "connectionArn")
+			awsjson.Require(v, in.InvocationEndpoint, "invocationEndpoint")
+			awsjson.Require(v, in.HttpMethod, "httpMethod")
 		}
 		if in.ConnectionArn != nil && !connectionArnPattern.MatchString(*in.ConnectionArn) {
 			v.Add(in.ConnectionArn, "connectionArn", awsjson.Pattern(`^arn:aws([a-z]|\-)*:events:([a-z]|\d|\-)*:([0-9]{12})?:connection\/[\.\-_A-Za-z0-9]+\/[\-A-Za-z0-9]+$`))
@@ -70,9 +64,7 @@ func (s *Service) createApiDestination(_ *call, in *apiDestinationInput, t *tena
 		connectionArn: conn.arn, endpoint: *in.InvocationEndpoint, method: *in.HttpMethod,
 		rateLimit: defaultInvocationRate, state: apiDestInactive, created: now, modified: now,
 	}
-	if in.InvocationRateLimitPerSecond != nil {
-		d.rateLimit = *in.InvocationRateLimitPerSecond
-	}
+	setGivenValue(&d.rateLimit, in.InvocationRateLimitPerSecond)
 	if conn.state == connAuthorized {
 		d.state = apiDestActive
 	}
@@ -83,11 +75,7 @@ func (s *Service) createApiDestination(_ *call, in *apiDestinationInput, t *tena
 
 // findAPIDestination finds the caller's API destination the input names.
 func findAPIDestination(s *Service, c *call, in *apiDestinationInput) (*apiDestination, error) {
-	d, ok := s.callerTenantLocked(c).apiDestinations[*in.Name]
-	if !ok {
-		return nil, awsjson.NotFound("Failed to describe the api-destination(s). An api-destination '%s' does not exist.", *in.Name)
-	}
-	return d, nil
+	return findNamed(s.callerTenantLocked(c).apiDestinations, *in.Name, "Failed to describe the api-destination(s). An api-destination '%s' does not exist.")
 }
 
 func (s *Service) describeApiDestination(_ *call, _ *apiDestinationInput, d *apiDestination) (any, error) {
@@ -116,19 +104,13 @@ func (s *Service) updateApiDestination(c *call, in *apiDestinationInput, d *apiD
 			d.state = apiDestActive
 		}
 	}
-	if in.InvocationEndpoint != nil {
-		d.endpoint = *in.InvocationEndpoint
-	}
-	if in.HttpMethod != nil {
-		d.method = *in.HttpMethod
-	}
+	setGivenValue(&d.endpoint, in.InvocationEndpoint)
+	setGivenValue(&d.method, in.HttpMethod)
 	if in.InvocationRateLimitPerSecond != nil {
 		d.rateLimit = *in.InvocationRateLimitPerSecond
 		s.pacers.set(d.arn, d.rateLimit)
 	}
-	if in.Description != nil {
-		d.description = in.Description
-	}
+	setGiven(&d.description, in.Description)
 	d.modified = s.clock.Now()
 	return d.stateOutput(), nil
 }

@@ -34,9 +34,7 @@ func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, erro
 		name: *in.ArchiveName, arn: archiveArn(t.key, *in.ArchiveName), sourceArn: *in.EventSourceArn, busName: busName,
 		description: in.Description, kmsKey: in.KmsKeyIdentifier, created: s.clock.Now(),
 	}
-	if in.RetentionDays != nil {
-		a.retentionDays = *in.RetentionDays
-	}
+	setGivenValue(&a.retentionDays, in.RetentionDays)
 	if in.EventPattern != nil {
 		var err error
 		if a.compiled, err = parsePattern(*in.EventPattern); err != nil {
@@ -45,15 +43,15 @@ func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, erro
 		a.eventPattern = in.EventPattern
 	}
 	t.archives[a.name] = a
-	return archiveStateOutput{ArchiveArn: a.arn, State: archiveEnabled, CreationTime: timestamp(a.created)}, nil
+	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
 // findArchive finds the caller's archive the input names, with its
 // expired events dropped.
 func findArchive(s *Service, c *call, in *archiveInput) (*archive, error) {
-	a, ok := s.callerTenantLocked(c).archives[*in.ArchiveName]
-	if !ok {
-		return nil, awsjson.NotFound("Archive %s does not exist.", *in.ArchiveName)
+	a, err := findNamed(s.callerTenantLocked(c).archives, *in.ArchiveName, "Archive %s does not exist.")
+	if err != nil {
+		return nil, err
 	}
 	a.expireLocked(s.clock.Now())
 	return a, nil
@@ -66,7 +64,7 @@ func (s *Service) describeArchive(_ *call, _ *archiveInput, a *archive) (any, er
 	}, nil
 }
 
-func (s *Service) listArchives(_ *call, in *listArchivesInput, t *tenant) (any, error) {
+func (s *Service) listArchives(_ *call, in *listBySourceInput, t *tenant) (any, error) {
 	if in.EventSourceArn != nil {
 		key, busName, ok := parseBusArn(*in.EventSourceArn)
 		if !ok {
@@ -114,16 +112,10 @@ func (s *Service) updateArchive(c *call) (any, error) {
 		}
 		a.eventPattern, a.compiled = in.EventPattern, compiled
 	}
-	if in.RetentionDays != nil {
-		a.retentionDays = *in.RetentionDays
-	}
-	if in.Description != nil {
-		a.description = in.Description
-	}
-	if in.KmsKeyIdentifier != nil {
-		a.kmsKey = in.KmsKeyIdentifier
-	}
-	return archiveStateOutput{ArchiveArn: a.arn, State: archiveEnabled, CreationTime: timestamp(a.created)}, nil
+	setGivenValue(&a.retentionDays, in.RetentionDays)
+	setGiven(&a.description, in.Description)
+	setGiven(&a.kmsKey, in.KmsKeyIdentifier)
+	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
 func (s *Service) deleteArchive(c *call, _ *archiveInput, a *archive) (any, error) {

@@ -34,15 +34,12 @@ func (s *Service) createEventBus(c *call, in *createEventBusInput, t *tenant) (a
 		return nil, awsjson.LimitExceeded()
 	}
 	b := newBus(t.key, *in.Name, s.clock.Now())
-	b.description, b.kmsKey, b.deadLetter, b.logConfig = in.Description, in.KmsKeyIdentifier, in.DeadLetterConfig, in.LogConfig
+	b.update(in.busSettings)
 	t.buses[b.name] = b
 	if len(in.Tags) > 0 {
 		t.tags[b.arn] = mergeTags(nil, in.Tags)
 	}
-	return createEventBusOutput{
-		EventBusArn: b.arn, Description: b.description, KmsKeyIdentifier: b.kmsKey,
-		DeadLetterConfig: b.deadLetter, LogConfig: b.logConfig,
-	}, nil
+	return createEventBusOutput{EventBusArn: b.arn, busSettings: b.settings()}, nil
 }
 
 func checkBusName(in *nameInput, v *awsjson.Violations) { checkBusRef(v, in.Name, "name") }
@@ -51,7 +48,7 @@ func (s *Service) describeEventBus(_ *call, _ *nameInput, b *bus) (any, error) {
 	return describeEventBusOutput{
 		Name: b.name, Arn: b.arn, Description: b.description, KmsKeyIdentifier: b.kmsKey,
 		DeadLetterConfig: b.deadLetter, Policy: b.policyDocument(), LogConfig: b.logConfig,
-		CreationTime: timestamp(b.created), LastModifiedTime: timestamp(b.modified),
+		timestamps: timesOf(b.created, b.modified),
 	}, nil
 }
 
@@ -59,7 +56,7 @@ func (s *Service) listEventBuses(_ *call, in *listEventBusesInput, t *tenant) (a
 	items, next, err := listPage(t.buses, nil, in.NamePrefix, in.pageInput, func(b *bus) eventBusItem {
 		return eventBusItem{
 			Name: b.name, Arn: b.arn, Description: b.description, Policy: b.policyDocument(),
-			CreationTime: timestamp(b.created), LastModifiedTime: timestamp(b.modified),
+			timestamps: timesOf(b.created, b.modified),
 		}
 	})
 	if err != nil {
@@ -74,23 +71,9 @@ func checkUpdateEventBus(in *updateEventBusInput, v *awsjson.Violations) {
 }
 
 func (s *Service) updateEventBus(_ *call, in *updateEventBusInput, b *bus) (any, error) {
-	if in.Description != nil {
-		b.description = in.Description
-	}
-	if in.KmsKeyIdentifier != nil {
-		b.kmsKey = in.KmsKeyIdentifier
-	}
-	if in.DeadLetterConfig != nil {
-		b.deadLetter = in.DeadLetterConfig
-	}
-	if in.LogConfig != nil {
-		b.logConfig = in.LogConfig
-	}
+	b.update(in.busSettings)
 	b.modified = s.clock.Now()
-	return updateEventBusOutput{
-		Arn: b.arn, Name: b.name, Description: b.description, KmsKeyIdentifier: b.kmsKey,
-		DeadLetterConfig: b.deadLetter, LogConfig: b.logConfig,
-	}, nil
+	return updateEventBusOutput{Arn: b.arn, Name: b.name, busSettings: b.settings()}, nil
 }
 
 // deleteEventBus deletes a custom bus with its rules and their targets, as
@@ -99,9 +82,7 @@ func (s *Service) updateEventBus(_ *call, in *updateEventBusInput, b *bus) (any,
 // its input itself rather than run under op.
 func (s *Service) deleteEventBus(c *call) (any, error) {
 	in, err := decode(c, func(in *nameInput, v *awsjson.Violations) {
-		if in.Name == nil {
-			v.Required("name")
-		}
+		awsjson.Require(v, in.Name, "name")
 		checkBusRef(v, in.Name, "name")
 	})
 	if err != nil {

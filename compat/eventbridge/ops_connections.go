@@ -94,11 +94,7 @@ func (s *Service) startAuthorizationLocked(t *tenant, conn *connection, now time
 
 // findConnection finds the caller's connection the input names.
 func findConnection(s *Service, c *call, in *connectionInput) (*connection, error) {
-	conn, ok := s.callerTenantLocked(c).connections[*in.Name]
-	if !ok {
-		return nil, awsjson.NotFound("Failed to describe the connection(s). Connection '%s' does not exist.", *in.Name)
-	}
-	return conn, nil
+	return findNamed(s.callerTenantLocked(c).connections, *in.Name, "Failed to describe the connection(s). Connection '%s' does not exist.")
 }
 
 func (s *Service) describeConnection(c *call, _ *connectionInput, conn *connection) (any, error) {
@@ -130,12 +126,8 @@ func (s *Service) updateConnection(c *call, in *connectionInput, conn *connectio
 	if err := checkAuthParameters(authType, auth); err != nil {
 		return nil, err
 	}
-	if in.Description != nil {
-		conn.description = in.Description
-	}
-	if in.KmsKeyIdentifier != nil {
-		conn.kmsKey = in.KmsKeyIdentifier
-	}
+	setGiven(&conn.description, in.Description)
+	setGiven(&conn.kmsKey, in.KmsKeyIdentifier)
 	if in.InvocationConnectivityParameters != nil {
 		conn.connectivity = in.InvocationConnectivityParameters
 	}

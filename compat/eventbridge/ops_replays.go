@@ -6,16 +6,10 @@ import (
 
 func checkStartReplay(in *startReplayInput, v *awsjson.Violations) {
 	checkName(v, in.ReplayName, "replayName", 64, true)
-	if in.EventSourceArn == nil {
-		v.Required("eventSourceArn")
-	}
+	awsjson.Require(v, in.EventSourceArn, "eventSourceArn")
 	checkLength(v, in.EventSourceArn, "eventSourceArn", 1, 1600)
-	if in.EventStartTime == nil {
-		v.Required("eventStartTime")
-	}
-	if in.EventEndTime == nil {
-		v.Required("eventEndTime")
-	}
+	awsjson.Require(v, in.EventStartTime, "eventStartTime")
+	awsjson.Require(v, in.EventEndTime, "eventEndTime")
 	if in.Destination == nil {
 		v.Required("destination")
 	} else if in.Destination.Arn == nil {
@@ -63,7 +57,7 @@ func (s *Service) startReplay(_ *call, in *startReplayInput, t *tenant) (any, er
 	}
 	t.replays[rp.name] = rp
 	s.scheduleReplayLocked(t, rp)
-	return replayStateOutput{ReplayArn: rp.arn, State: rp.state, ReplayStartTime: timestamp(rp.startedAt)}, nil
+	return replayStateOutput{ReplayArn: rp.arn, stateWithReason: stateWithReason{State: rp.state}, ReplayStartTime: timestamp(rp.startedAt)}, nil
 }
 
 func checkReplayName(in *replayNameInput, v *awsjson.Violations) {
@@ -72,18 +66,14 @@ func checkReplayName(in *replayNameInput, v *awsjson.Violations) {
 
 // findReplay finds the caller's replay the input names.
 func findReplay(s *Service, c *call, in *replayNameInput) (*replay, error) {
-	rp, ok := s.callerTenantLocked(c).replays[*in.ReplayName]
-	if !ok {
-		return nil, awsjson.NotFound("Replay %s does not exist.", *in.ReplayName)
-	}
-	return rp, nil
+	return findNamed(s.callerTenantLocked(c).replays, *in.ReplayName, "Replay %s does not exist.")
 }
 
 func (s *Service) describeReplay(_ *call, _ *replayNameInput, rp *replay) (any, error) {
 	return describeReplayOutput{replayItem: rp.item(), ReplayArn: rp.arn, Description: rp.description, Destination: &rp.destination}, nil
 }
 
-func (s *Service) listReplays(_ *call, in *listReplaysInput, t *tenant) (any, error) {
+func (s *Service) listReplays(_ *call, in *listBySourceInput, t *tenant) (any, error) {
 	keep := func(rp *replay) bool {
 		return (in.State == nil || rp.state == *in.State) && (in.EventSourceArn == nil || rp.archiveArn == *in.EventSourceArn)
 	}
@@ -99,5 +89,5 @@ func (s *Service) cancelReplay(_ *call, _ *replayNameInput, rp *replay) (any, er
 		return nil, awsjson.NewError(awsjson.CodeIllegalStatus, "Replay "+rp.name+" is not in a valid state for this operation.")
 	}
 	rp.state = replayCancelling
-	return replayStateOutput{ReplayArn: rp.arn, State: rp.state}, nil
+	return replayStateOutput{ReplayArn: rp.arn, stateWithReason: stateWithReason{State: rp.state}}, nil
 }

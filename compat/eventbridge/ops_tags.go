@@ -79,9 +79,7 @@ func findTaggable(s *Service, _ *call, in *tagResourceInput) (taggable, error) {
 }
 
 func checkResourceARN(in *tagResourceInput, v *awsjson.Violations) {
-	if in.ResourceARN == nil {
-		v.Required("resourceARN")
-	}
+	awsjson.Require(v, in.ResourceARN, "resourceARN")
 	checkLength(v, in.ResourceARN, "resourceARN", 1, 1600)
 }
 

@@ -11,9 +11,14 @@ import (
 // maxTargetsPerRule is EventBridge's quota of targets on one rule.
 const maxTargetsPerRule = 5
 
-func checkPutTargets(in *putTargetsInput, v *awsjson.Violations) {
+// check applies the rules for the rule's name and its bus's.
+func (in *targetsRule) check(v *awsjson.Violations) {
 	checkName(v, in.Rule, "rule", 64, true)
 	checkBusRef(v, in.EventBusName, "eventBusName")
+}
+
+func checkPutTargets(in *putTargetsInput, v *awsjson.Violations) {
+	in.check(v)
 	checkList(v, len(in.Targets), in.Targets == nil, "targets", "targets")
 	for i, tg := range in.Targets {
 		checkTargetShape(v, tg, fmt.Sprintf("targets.%d.member", i+1))
@@ -40,8 +45,7 @@ func (s *Service) putTargets(c *call) (any, error) {
 		if err := transform.Validate(spec, *shape.Id); err != nil {
 			return nil, awsjson.Validation("%s", err.Error())
 		}
-		if kind == targets.SQS && targets.IsFIFOQueue(*shape.Arn) &&
-			(shape.SqsParameters == nil || deref(shape.SqsParameters.MessageGroupId) == "") {
+		if kind == targets.SQS && targets.IsFIFOQueue(*shape.Arn) && shape.MessageGroup() == "" {
 			return nil, awsjson.Validation("Parameter(s) SqsParameters must be specified for target: %s.", *shape.Id)
 		}
 		if !supported {
@@ -151,8 +155,7 @@ func checkList(v *awsjson.Violations, n int, missing bool, path, noun string) {
 }
 
 func checkRemoveTargets(in *removeTargetsInput, v *awsjson.Violations) {
-	checkName(v, in.Rule, "rule", 64, true)
-	checkBusRef(v, in.EventBusName, "eventBusName")
+	in.check(v)
 	checkList(v, len(in.Ids), in.Ids == nil, "ids", "ids")
 	for i, id := range in.Ids {
 		checkName(v, id, fmt.Sprintf("ids.%d.member", i+1), 64, true)
@@ -194,10 +197,7 @@ func (s *Service) removeTargets(c *call) (any, error) {
 	return result, nil
 }
 
-func checkListTargetsByRule(in *listTargetsByRuleInput, v *awsjson.Violations) {
-	checkName(v, in.Rule, "rule", 64, true)
-	checkBusRef(v, in.EventBusName, "eventBusName")
-}
+func checkListTargetsByRule(in *listTargetsByRuleInput, v *awsjson.Violations) { in.check(v) }
 
 func (s *Service) listTargetsByRule(_ *call, in *listTargetsByRuleInput, r *rule) (any, error) {
 	ids := make([]string, 0, len(r.targets))
@@ -217,9 +217,7 @@ func (s *Service) listTargetsByRule(_ *call, in *listTargetsByRuleInput, r *rule
 }
 
 func checkListRuleNamesByTarget(in *listRuleNamesByTargetInput, v *awsjson.Violations) {
-	if in.TargetArn == nil {
-		v.Required("targetArn")
-	}
+	awsjson.Require(v, in.TargetArn, "targetArn")
 	checkLength(v, in.TargetArn, "targetArn", 1, 1600)
 	checkBusRef(v, in.EventBusName, "eventBusName")
 }

@@ -11,9 +11,7 @@ import (
 // A bus's resource policy decides whether another account's PutEvents
 // reaches it; the account is the caller's twelve-digit access key.
 func TestCrossAccountPutEventsFollowsTheBusPolicy(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	queue := "arn:aws:sqs:us-east-1:123456789012:shared"
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("shared")}))
 	must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String("all"), EventBusName: aws.String("shared"), EventPattern: aws.String(`{"source":[{"prefix":""}]}`)}))
@@ -77,9 +75,7 @@ func TestCrossAccountPutEventsFollowsTheBusPolicy(t *testing.T) {
 // policy to allow the rule's account; otherwise the hop fails with
 // NO_PERMISSIONS, is not retried, and reaches the target's dead-letter queue.
 func TestCrossAccountBusTargetFollowsThePolicy(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	other := h.clientFor("111122223333", region)
 	queue := "arn:aws:sqs:us-east-1:111122223333:inbox"
 	sharedArn := aws.ToString(must[*ebsdk.CreateEventBusOutput](t)(other.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("shared")})).EventBusArn)
@@ -91,9 +87,8 @@ func TestCrossAccountBusTargetFollowsThePolicy(t *testing.T) {
 
 	putEvent(t, h, entry(`{"n":1}`))
 	h.settle()
-	dlq := h.sqs.Messages(dlqArn)
-	if len(dlq) != 1 || attributes(dlq[0])["ERROR_CODE"] != "NO_PERMISSIONS" || attributes(dlq[0])["RETRY_ATTEMPTS"] != "0" {
-		t.Fatalf("hop without a policy: dead letters %+v", dlq)
+	if _, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "NO_PERMISSIONS" || got["RETRY_ATTEMPTS"] != "0" {
+		t.Fatalf("hop without a policy: dead letter %v", got)
 	}
 	if n := len(h.sqs.Messages(queue)); n != 0 {
 		t.Fatalf("the other account's rule got %d events without a policy", n)

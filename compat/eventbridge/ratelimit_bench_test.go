@@ -55,12 +55,12 @@ func BenchmarkAPIDestinationRateLimit(b *testing.B) {
 					must[*ebsdk.PutEventsOutput](b)(h.client.PutEvents(c, &ebsdk.PutEventsInput{Entries: batch}))
 				}
 				h.settle()
-				for h.engine.Journal().Stats().Counts[engine.KindDelivered] < 3500 {
-					h.clock.Advance(time.Second)
+				for h.Engine.Journal().Stats().Counts[engine.KindDelivered] < 3500 {
+					h.Clock.Advance(time.Second)
 				}
 				perSecond := map[int64]int{}
 				first, last := time.Time{}, time.Time{}
-				for _, e := range h.engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt}) {
+				for _, e := range h.Engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt}) {
 					perSecond[e.Time.Unix()]++
 					if first.IsZero() {
 						first = e.Time

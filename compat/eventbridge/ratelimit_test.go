@@ -16,9 +16,7 @@ import (
 // target that calls it: the excess waits, queued, for later seconds of the
 // emulator clock, and nothing is lost.
 func TestAPIDestinationInvocationRateLimit(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ep := newEndpoint(t)
 	conn := createAPIKeyConnection(t, h)
 	dest := aws.ToString(must[*ebsdk.CreateApiDestinationOutput](t)(h.client.CreateApiDestination(c, &ebsdk.CreateApiDestinationInput{
@@ -41,7 +39,7 @@ func TestAPIDestinationInvocationRateLimit(t *testing.T) {
 		if got := len(ep.got("/slow")); got != want {
 			t.Fatalf("after %d s: %d requests, want %d", second, got, want)
 		}
-		h.clock.Advance(time.Second)
+		h.Clock.Advance(time.Second)
 	}
 	perSecond := map[int64]int{}
 	for _, e := range h.entries(engine.KindAttempt, map[string]string{"target": "slow"}) {

@@ -1,7 +1,6 @@
 package eventbridge_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,10 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
 	"github.com/gridbridge/gridbridge/internal/facetest"
-	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
 // TestMissingQueueDeadLetterSaysWhatSQSSays: an SQS target whose queue
@@ -21,11 +17,8 @@ import (
 // ERROR_MESSAGE is SQS's own text, not GridBridge's sink error.
 func TestMissingQueueDeadLetterSaysWhatSQSSays(t *testing.T) {
 	t.Parallel()
-	endpoint := testenv.SQSEndpoint(t)
-	h := newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
+	h, client, suffix := newRealSQSHarness(t)
 	c := ctx(t)
-	client := sqs.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
-	suffix := fmt.Sprint(time.Now().UnixNano())
 	dlqURL, dlqArn := facetest.SQSQueue(t, client, "gb-missing-dlq-"+suffix, nil)
 	missing := strings.TrimSuffix(dlqArn, "gb-missing-dlq-"+suffix) + "gb-never-created-" + suffix
 
@@ -34,7 +27,7 @@ func TestMissingQueueDeadLetterSaysWhatSQSSays(t *testing.T) {
 		DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqArn)}})
 	putEvent(t, h, entry(`{"n":1}`))
 	h.settle()
-	h.clock.Advance(time.Second)
+	h.Clock.Advance(time.Second)
 
 	out := must[*sqs.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqs.ReceiveMessageInput{
 		QueueUrl: aws.String(dlqURL), MaxNumberOfMessages: 10, WaitTimeSeconds: 2, MessageAttributeNames: []string{"All"},

@@ -22,11 +22,8 @@ import (
 // the SQS sink, and reads the messages back with the AWS SDK.
 func TestRealSQS(t *testing.T) {
 	t.Parallel()
-	endpoint := testenv.SQSEndpoint(t)
-	h := newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
+	h, client, suffix := newRealSQSHarness(t)
 	c := ctx(t)
-	client := sqs.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
-	suffix := fmt.Sprint(time.Now().UnixNano())
 	targetURL, targetArn := facetest.SQSQueue(t, client, "gb-target-"+suffix, nil)
 	dlqURL, dlqQueueArn := facetest.SQSQueue(t, client, "gb-dlq-"+suffix, nil)
 	fifoURL, fifoArn := facetest.SQSQueue(t, client, "gb-fifo-"+suffix+".fifo", map[string]string{"FifoQueue": "true"})
@@ -37,11 +34,11 @@ func TestRealSQS(t *testing.T) {
 		types.Target{Id: aws.String("fifo"), Arn: aws.String(fifoArn), SqsParameters: &types.SqsParameters{MessageGroupId: aws.String("g1")}},
 		types.Target{Id: aws.String("failing"), Arn: aws.String("arn:aws:lambda:us-east-1:123456789012:function:f"),
 			RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(1)}, DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqQueueArn)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "failing"}, Status: 500, Message: "boom"})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"target": "failing"}, Status: 500, Message: "boom"})
 
 	id := putEvent(t, h, entry(`{"n":1}`))
 	h.settle()
-	h.clock.Advance(time.Second)
+	h.Clock.Advance(time.Second)
 
 	receive := func(url string) sqstypes.Message {
 		t.Helper()
@@ -79,4 +76,16 @@ func TestRealSQS(t *testing.T) {
 	if err := json.Unmarshal([]byte(aws.ToString(dl.Body)), &ev); err != nil || ev["id"] != id {
 		t.Fatalf("DLQ body: %s", aws.ToString(dl.Body))
 	}
+}
+
+// newRealSQSHarness is a harness whose SQS targets and dead letters go to
+// the test environment's real SQS server through the SQS sink, with a
+// client of that server and a suffix that keeps this test's queue names
+// apart from other runs'.
+func newRealSQSHarness(t testing.TB) (h *harness, client *sqs.Client, suffix string) {
+	t.Helper()
+	endpoint := testenv.SQSEndpoint(t)
+	h = newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
+	client = sqs.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
+	return h, client, fmt.Sprint(time.Now().UnixNano())
 }

@@ -38,7 +38,7 @@ func (r *replay) active() bool { return r.state == replayStarting || r.state == 
 
 func (r *replay) item() replayItem {
 	return replayItem{
-		ReplayName: r.name, EventSourceArn: r.archiveArn, State: r.state, StateReason: r.stateReason,
+		ReplayName: r.name, EventSourceArn: r.archiveArn, stateWithReason: stateWithReason{State: r.state, StateReason: r.stateReason},
 		EventStartTime: timestamp(r.start), EventEndTime: timestamp(r.end),
 		EventLastReplayedTime: timestamp(r.lastReplayed),
 		ReplayStartTime:       timestamp(r.startedAt), ReplayEndTime: timestamp(r.endedAt),

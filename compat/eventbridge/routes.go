@@ -41,11 +41,7 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 	timeout := time.Duration(0)
 	switch tg.kind {
 	case targets.SQS:
-		var group string
-		if tg.shape.SqsParameters != nil {
-			group = deref(tg.shape.SqsParameters.MessageGroupId)
-		}
-		dest = targets.Queue{Sink: s.sqs, QueueArn: tg.arn(), MessageGroupID: group}
+		dest = targets.Queue{Sink: s.sqs, QueueArn: tg.arn(), MessageGroupID: tg.shape.MessageGroup()}
 	case targets.APIDestination:
 		hints = &targets.Hints{}
 		var params targets.HTTPParameters
@@ -101,9 +97,9 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 		// SendMessageBatch calls.
 		route.Concurrency = sqsTargetConcurrency
 	}
-	if dlc := tg.shape.DeadLetterConfig; dlc != nil && deref(dlc.Arn) != "" {
+	if dlq := tg.shape.DeadLetterArn(); dlq != "" {
 		route.DeadLetter = retry.DeadLetterPolicy(s.sqs, retry.DeadLetterTarget{
-			QueueArn: *dlc.Arn, RuleArn: r.arn, TargetArn: tg.arn(), Envelope: envelopeOf,
+			QueueArn: dlq, RuleArn: r.arn, TargetArn: tg.arn(), Envelope: envelopeOf,
 		})
 	}
 	return route

@@ -11,9 +11,7 @@ import (
 )
 
 func TestScheduledRuleFiresOnTheClock(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	ruleArn := aws.ToString(must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{
 		Name: aws.String("tick"), ScheduleExpression: aws.String("rate(1 minute)"),
 	})).RuleArn)
@@ -24,7 +22,7 @@ func TestScheduledRuleFiresOnTheClock(t *testing.T) {
 	quarterQueue := "arn:aws:sqs:us-east-1:123456789012:quarter"
 	putTargets(t, h, "quarter", types.Target{Id: aws.String("q"), Arn: aws.String(quarterQueue)})
 
-	h.clock.Advance(time.Hour)
+	h.Clock.Advance(time.Hour)
 	msgs := h.sqs.Messages(queueArn)
 	if len(msgs) != 60 {
 		t.Fatalf("rate(1 minute) over an hour: %d deliveries, want 60", len(msgs))
@@ -54,19 +52,19 @@ func TestScheduledRuleFiresOnTheClock(t *testing.T) {
 
 	// A disabled rule stops firing; enabled again, it resumes.
 	must[*ebsdk.DisableRuleOutput](t)(h.client.DisableRule(c, &ebsdk.DisableRuleInput{Name: aws.String("tick")}))
-	h.clock.Advance(10 * time.Minute)
+	h.Clock.Advance(10 * time.Minute)
 	if n := len(h.sqs.Messages(queueArn)); n != 60 {
 		t.Fatalf("disabled rule fired: %d", n)
 	}
 	must[*ebsdk.EnableRuleOutput](t)(h.client.EnableRule(c, &ebsdk.EnableRuleInput{Name: aws.String("tick")}))
-	h.clock.Advance(5 * time.Minute)
+	h.Clock.Advance(5 * time.Minute)
 	if n := len(h.sqs.Messages(queueArn)); n != 65 {
 		t.Fatalf("re-enabled rule: %d deliveries, want 65", n)
 	}
 	// A deleted rule never fires again.
 	must[*ebsdk.RemoveTargetsOutput](t)(h.client.RemoveTargets(c, &ebsdk.RemoveTargetsInput{Rule: aws.String("tick"), Ids: []string{"q"}}))
 	must[*ebsdk.DeleteRuleOutput](t)(h.client.DeleteRule(c, &ebsdk.DeleteRuleInput{Name: aws.String("tick")}))
-	h.clock.Advance(5 * time.Minute)
+	h.Clock.Advance(5 * time.Minute)
 	if n := len(h.sqs.Messages(queueArn)); n != 65 {
 		t.Fatalf("deleted rule fired: %d", n)
 	}
@@ -80,7 +78,7 @@ func TestScheduledEventsAreNotMatchedByOtherRules(t *testing.T) {
 	must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(ctx(t), &ebsdk.PutRuleInput{Name: aws.String("tick"), ScheduleExpression: aws.String("rate(1 hour)")}))
 	putRule(t, h, "all-aws", "", `{"source":["aws.events"]}`)
 	putTargets(t, h, "all-aws", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn)})
-	h.clock.Advance(2 * time.Hour)
+	h.Clock.Advance(2 * time.Hour)
 	if n := len(h.sqs.Messages(queueArn)); n != 0 {
 		t.Fatalf("a pattern rule received %d scheduled events", n)
 	}

@@ -13,22 +13,20 @@ import (
 )
 
 func TestReset(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	c := ctx(t)
+	h, c := startTest(t)
 	must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("b")}))
 	must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String("tick"), ScheduleExpression: aws.String("rate(1 minute)")}))
 	putTargets(t, h, "tick", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn)})
-	h.clock.Advance(time.Minute)
+	h.Clock.Advance(time.Minute)
 	if len(h.sqs.Messages(queueArn)) != 1 {
 		t.Fatal("no scheduled delivery before Reset")
 	}
 	h.svc.Reset()
-	h.clock.Advance(time.Hour)
+	h.Clock.Advance(time.Hour)
 	if n := len(h.sqs.Messages(queueArn)); n != 0 {
 		t.Fatalf("%d messages after Reset", n)
 	}
-	if routes := h.engine.Routes(); len(routes) != 0 {
+	if routes := h.Engine.Routes(); len(routes) != 0 {
 		t.Fatalf("routes left after Reset: %v", routes)
 	}
 	_, err := h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String("b")})
@@ -58,10 +56,10 @@ func TestJitterSpreadsRetries(t *testing.T) {
 	h := newHarness(t, func(cfg *gbeb.Config) { cfg.Jitter, cfg.Seed = true, 42 })
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn), RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(4)}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500})
 	putEvent(t, h, entry(`{}`))
 	h.settle()
-	h.clock.Advance(time.Minute)
+	h.Clock.Advance(time.Minute)
 	attempts := h.entries(engine.KindAttempt, map[string]string{"rule": "r"})
 	if len(attempts) != 5 {
 		t.Fatalf("%d attempts", len(attempts))

@@ -12,21 +12,19 @@ type archiveInput struct {
 }
 
 type archiveStateOutput struct {
-	ArchiveArn   string             `json:"ArchiveArn"`
-	State        string             `json:"State"`
-	StateReason  *string            `json:"StateReason,omitempty"`
+	ArchiveArn string `json:"ArchiveArn"`
+	stateWithReason
 	CreationTime *awsjson.Timestamp `json:"CreationTime,omitempty"`
 }
 
 type archiveItem struct {
-	ArchiveName    string             `json:"ArchiveName"`
-	EventSourceArn string             `json:"EventSourceArn"`
-	State          string             `json:"State"`
-	StateReason    *string            `json:"StateReason,omitempty"`
-	RetentionDays  int32              `json:"RetentionDays"`
-	SizeBytes      int64              `json:"SizeBytes"`
-	EventCount     int64              `json:"EventCount"`
-	CreationTime   *awsjson.Timestamp `json:"CreationTime,omitempty"`
+	ArchiveName    string `json:"ArchiveName"`
+	EventSourceArn string `json:"EventSourceArn"`
+	stateWithReason
+	RetentionDays int32              `json:"RetentionDays"`
+	SizeBytes     int64              `json:"SizeBytes"`
+	EventCount    int64              `json:"EventCount"`
+	CreationTime  *awsjson.Timestamp `json:"CreationTime,omitempty"`
 }
 
 type describeArchiveOutput struct {
@@ -37,7 +35,8 @@ type describeArchiveOutput struct {
 	KmsKeyIdentifier *string `json:"KmsKeyIdentifier,omitempty"`
 }
 
-type listArchivesInput struct {
+// listBySourceInput is the input of ListArchives and ListReplays.
+type listBySourceInput struct {
 	pageInput
 	NamePrefix     *string `json:"NamePrefix"`
 	EventSourceArn *string `json:"EventSourceArn"`
@@ -69,17 +68,15 @@ type replayNameInput struct {
 }
 
 type replayStateOutput struct {
-	ReplayArn       string             `json:"ReplayArn"`
-	State           string             `json:"State"`
-	StateReason     *string            `json:"StateReason,omitempty"`
+	ReplayArn string `json:"ReplayArn"`
+	stateWithReason
 	ReplayStartTime *awsjson.Timestamp `json:"ReplayStartTime,omitempty"`
 }
 
 type replayItem struct {
-	ReplayName            string             `json:"ReplayName"`
-	EventSourceArn        string             `json:"EventSourceArn"`
-	State                 string             `json:"State"`
-	StateReason           *string            `json:"StateReason,omitempty"`
+	ReplayName     string `json:"ReplayName"`
+	EventSourceArn string `json:"EventSourceArn"`
+	stateWithReason
 	EventStartTime        *awsjson.Timestamp `json:"EventStartTime,omitempty"`
 	EventEndTime          *awsjson.Timestamp `json:"EventEndTime,omitempty"`
 	EventLastReplayedTime *awsjson.Timestamp `json:"EventLastReplayedTime,omitempty"`
@@ -92,13 +89,6 @@ type describeReplayOutput struct {
 	ReplayArn   string             `json:"ReplayArn"`
 	Description *string            `json:"Description,omitempty"`
 	Destination *replayDestination `json:"Destination,omitempty"`
-}
-
-type listReplaysInput struct {
-	pageInput
-	NamePrefix     *string `json:"NamePrefix"`
-	EventSourceArn *string `json:"EventSourceArn"`
-	State          *string `json:"State"`
 }
 
 type listReplaysOutput struct {

@@ -2,39 +2,37 @@ package eventbridge
 
 import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
 
+// busSettings are the settings of an event bus that CreateEventBus and
+// UpdateEventBus take and give back. In a request, omitempty changes
+// nothing: an absent member stays nil.
+type busSettings struct {
+	Description      *string                   `json:"Description,omitempty"`
+	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier,omitempty"`
+	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
+	LogConfig        *logConfig                `json:"LogConfig,omitempty"`
+}
+
 type createEventBusInput struct {
-	Name             *string                   `json:"Name"`
-	EventSourceName  *string                   `json:"EventSourceName"`
-	Description      *string                   `json:"Description"`
-	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier"`
-	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig"`
-	LogConfig        *logConfig                `json:"LogConfig"`
-	Tags             []awsjson.Tag             `json:"Tags"`
+	Name            *string `json:"Name"`
+	EventSourceName *string `json:"EventSourceName"`
+	busSettings
+	Tags []awsjson.Tag `json:"Tags"`
 }
 
 type createEventBusOutput struct {
-	EventBusArn      string                    `json:"EventBusArn"`
-	Description      *string                   `json:"Description,omitempty"`
-	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier,omitempty"`
-	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	LogConfig        *logConfig                `json:"LogConfig,omitempty"`
+	EventBusArn string `json:"EventBusArn"`
+	busSettings
 }
 
 type updateEventBusInput struct {
-	Name             *string                   `json:"Name"`
-	Description      *string                   `json:"Description"`
-	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier"`
-	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig"`
-	LogConfig        *logConfig                `json:"LogConfig"`
+	Name *string `json:"Name"`
+	busSettings
 }
 
 type updateEventBusOutput struct {
-	Arn              string                    `json:"Arn"`
-	Name             string                    `json:"Name"`
-	Description      *string                   `json:"Description,omitempty"`
-	KmsKeyIdentifier *string                   `json:"KmsKeyIdentifier,omitempty"`
-	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	LogConfig        *logConfig                `json:"LogConfig,omitempty"`
+	Arn  string `json:"Arn"`
+	Name string `json:"Name"`
+	busSettings
 }
 
 type nameInput struct {
@@ -49,8 +47,7 @@ type describeEventBusOutput struct {
 	DeadLetterConfig *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
 	Policy           *string                   `json:"Policy,omitempty"`
 	LogConfig        *logConfig                `json:"LogConfig,omitempty"`
-	CreationTime     *awsjson.Timestamp        `json:"CreationTime,omitempty"`
-	LastModifiedTime *awsjson.Timestamp        `json:"LastModifiedTime,omitempty"`
+	timestamps
 }
 
 type listEventBusesInput struct {
@@ -59,12 +56,11 @@ type listEventBusesInput struct {
 }
 
 type eventBusItem struct {
-	Name             string             `json:"Name"`
-	Arn              string             `json:"Arn"`
-	Description      *string            `json:"Description,omitempty"`
-	Policy           *string            `json:"Policy,omitempty"`
-	CreationTime     *awsjson.Timestamp `json:"CreationTime,omitempty"`
-	LastModifiedTime *awsjson.Timestamp `json:"LastModifiedTime,omitempty"`
+	Name        string  `json:"Name"`
+	Arn         string  `json:"Arn"`
+	Description *string `json:"Description,omitempty"`
+	Policy      *string `json:"Policy,omitempty"`
+	timestamps
 }
 
 type listEventBusesOutput struct {

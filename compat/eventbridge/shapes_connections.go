@@ -63,23 +63,26 @@ type connectionInput struct {
 	KmsKeyIdentifier                 *string         `json:"KmsKeyIdentifier"`
 }
 
-type connectionStateOutput struct {
-	ConnectionArn      string             `json:"ConnectionArn"`
-	ConnectionState    string             `json:"ConnectionState"`
-	CreationTime       *awsjson.Timestamp `json:"CreationTime,omitempty"`
-	LastModifiedTime   *awsjson.Timestamp `json:"LastModifiedTime,omitempty"`
+// connectionTimes are a connection's timestamps, its last authorization's
+// included.
+type connectionTimes struct {
+	timestamps
 	LastAuthorizedTime *awsjson.Timestamp `json:"LastAuthorizedTime,omitempty"`
 }
 
+type connectionStateOutput struct {
+	ConnectionArn   string `json:"ConnectionArn"`
+	ConnectionState string `json:"ConnectionState"`
+	connectionTimes
+}
+
 type connectionItem struct {
-	Name               string             `json:"Name"`
-	ConnectionArn      string             `json:"ConnectionArn"`
-	ConnectionState    string             `json:"ConnectionState"`
-	StateReason        *string            `json:"StateReason,omitempty"`
-	AuthorizationType  string             `json:"AuthorizationType"`
-	CreationTime       *awsjson.Timestamp `json:"CreationTime,omitempty"`
-	LastModifiedTime   *awsjson.Timestamp `json:"LastModifiedTime,omitempty"`
-	LastAuthorizedTime *awsjson.Timestamp `json:"LastAuthorizedTime,omitempty"`
+	Name              string  `json:"Name"`
+	ConnectionArn     string  `json:"ConnectionArn"`
+	ConnectionState   string  `json:"ConnectionState"`
+	StateReason       *string `json:"StateReason,omitempty"`
+	AuthorizationType string  `json:"AuthorizationType"`
+	connectionTimes
 }
 
 type describeConnectionOutput struct {
@@ -112,22 +115,20 @@ type apiDestinationInput struct {
 }
 
 type apiDestinationStateOutput struct {
-	ApiDestinationArn   string             `json:"ApiDestinationArn"`
-	ApiDestinationState string             `json:"ApiDestinationState"`
-	CreationTime        *awsjson.Timestamp `json:"CreationTime,omitempty"`
-	LastModifiedTime    *awsjson.Timestamp `json:"LastModifiedTime,omitempty"`
+	ApiDestinationArn   string `json:"ApiDestinationArn"`
+	ApiDestinationState string `json:"ApiDestinationState"`
+	timestamps
 }
 
 type apiDestinationItem struct {
-	Name                         string             `json:"Name"`
-	ApiDestinationArn            string             `json:"ApiDestinationArn"`
-	ApiDestinationState          string             `json:"ApiDestinationState"`
-	ConnectionArn                string             `json:"ConnectionArn"`
-	InvocationEndpoint           string             `json:"InvocationEndpoint"`
-	HttpMethod                   string             `json:"HttpMethod"`
-	InvocationRateLimitPerSecond int32              `json:"InvocationRateLimitPerSecond"`
-	CreationTime                 *awsjson.Timestamp `json:"CreationTime,omitempty"`
-	LastModifiedTime             *awsjson.Timestamp `json:"LastModifiedTime,omitempty"`
+	Name                         string `json:"Name"`
+	ApiDestinationArn            string `json:"ApiDestinationArn"`
+	ApiDestinationState          string `json:"ApiDestinationState"`
+	ConnectionArn                string `json:"ConnectionArn"`
+	InvocationEndpoint           string `json:"InvocationEndpoint"`
+	HttpMethod                   string `json:"HttpMethod"`
+	InvocationRateLimitPerSecond int32  `json:"InvocationRateLimitPerSecond"`
+	timestamps
 }
 
 type describeApiDestinationOutput struct {

@@ -59,23 +59,19 @@ type listRulesOutput struct {
 // ListTargetsByRule returns only the members that were set. Parameters
 // GridBridge does not act on are kept as raw JSON.
 type targetShape struct {
-	Id                          *string                   `json:"Id,omitempty"`
-	Arn                         *string                   `json:"Arn,omitempty"`
-	RoleArn                     *string                   `json:"RoleArn,omitempty"`
-	Input                       *string                   `json:"Input,omitempty"`
-	InputPath                   *string                   `json:"InputPath,omitempty"`
-	InputTransformer            *awsjson.InputTransformer `json:"InputTransformer,omitempty"`
-	RetryPolicy                 *awsjson.RetryPolicy      `json:"RetryPolicy,omitempty"`
-	DeadLetterConfig            *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	SqsParameters               *awsjson.SQSParameters    `json:"SqsParameters,omitempty"`
-	HttpParameters              *httpParameters           `json:"HttpParameters,omitempty"`
-	KinesisParameters           json.RawMessage           `json:"KinesisParameters,omitempty"`
-	RunCommandParameters        json.RawMessage           `json:"RunCommandParameters,omitempty"`
-	EcsParameters               json.RawMessage           `json:"EcsParameters,omitempty"`
-	BatchParameters             json.RawMessage           `json:"BatchParameters,omitempty"`
-	RedshiftDataParameters      json.RawMessage           `json:"RedshiftDataParameters,omitempty"`
-	SageMakerPipelineParameters json.RawMessage           `json:"SageMakerPipelineParameters,omitempty"`
-	AppSyncParameters           json.RawMessage           `json:"AppSyncParameters,omitempty"`
+	Id *string `json:"Id,omitempty"`
+	awsjson.TargetInvocation
+	InputPath        *string                   `json:"InputPath,omitempty"`
+	InputTransformer *awsjson.InputTransformer `json:"InputTransformer,omitempty"`
+	awsjson.TargetDelivery
+	HttpParameters              *httpParameters `json:"HttpParameters,omitempty"`
+	KinesisParameters           json.RawMessage `json:"KinesisParameters,omitempty"`
+	RunCommandParameters        json.RawMessage `json:"RunCommandParameters,omitempty"`
+	EcsParameters               json.RawMessage `json:"EcsParameters,omitempty"`
+	BatchParameters             json.RawMessage `json:"BatchParameters,omitempty"`
+	RedshiftDataParameters      json.RawMessage `json:"RedshiftDataParameters,omitempty"`
+	SageMakerPipelineParameters json.RawMessage `json:"SageMakerPipelineParameters,omitempty"`
+	AppSyncParameters           json.RawMessage `json:"AppSyncParameters,omitempty"`
 }
 
 // httpParameters shape an API destination or API Gateway request.
@@ -85,10 +81,16 @@ type httpParameters struct {
 	QueryStringParameters map[string]string `json:"QueryStringParameters,omitempty"`
 }
 
+// targetsRule names the rule whose targets PutTargets, RemoveTargets and
+// ListTargetsByRule act on.
+type targetsRule struct {
+	Rule         *string `json:"Rule"`
+	EventBusName *string `json:"EventBusName"`
+}
+
 type putTargetsInput struct {
-	Rule         *string        `json:"Rule"`
-	EventBusName *string        `json:"EventBusName"`
-	Targets      []*targetShape `json:"Targets"`
+	targetsRule
+	Targets []*targetShape `json:"Targets"`
 }
 
 // failedEntry is one entry of PutTargets' and RemoveTargets' FailedEntries.
@@ -104,16 +106,14 @@ type targetsResult struct {
 }
 
 type removeTargetsInput struct {
-	Rule         *string   `json:"Rule"`
-	EventBusName *string   `json:"EventBusName"`
-	Ids          []*string `json:"Ids"`
-	Force        bool      `json:"Force"`
+	targetsRule
+	Ids   []*string `json:"Ids"`
+	Force bool      `json:"Force"`
 }
 
 type listTargetsByRuleInput struct {
 	pageInput
-	Rule         *string `json:"Rule"`
-	EventBusName *string `json:"EventBusName"`
+	targetsRule
 }
 
 type listTargetsByRuleOutput struct {

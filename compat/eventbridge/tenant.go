@@ -94,6 +94,20 @@ func newBus(key tenantKey, name string, now time.Time) *bus {
 	}
 }
 
+// settings are the bus's settings as CreateEventBus and UpdateEventBus give
+// them back.
+func (b *bus) settings() busSettings {
+	return busSettings{Description: b.description, KmsKeyIdentifier: b.kmsKey, DeadLetterConfig: b.deadLetter, LogConfig: b.logConfig}
+}
+
+// update takes the settings that in sets and keeps the others.
+func (b *bus) update(in busSettings) {
+	setGiven(&b.description, in.Description)
+	setGiven(&b.kmsKey, in.KmsKeyIdentifier)
+	setGiven(&b.deadLetter, in.DeadLetterConfig)
+	setGiven(&b.logConfig, in.LogConfig)
+}
+
 // busLocked resolves an EventBusName member (a name, an ARN, or nil for the
 // default bus) to a bus, answering AWS's ResourceNotFoundException.
 func (s *Service) busLocked(c *call, nameOrArn *string) (*tenant, *bus, error) {

@@ -328,7 +328,7 @@ func (s *Service) writeGroup(w http.ResponseWriter, r *http.Request, t target, k
 		ManagedBy *string           `json:"managedBy"`
 	}
 	if err := json.Unmarshal(raw, &body); err != nil {
-		writeError(w, http.StatusBadRequest, "InvalidRequestContent", "The request content was invalid and could not be deserialized: "+jsonerr.Describe(err, nil)+".")
+		writeError(w, http.StatusBadRequest, "InvalidRequestContent", "The request content was invalid and could not be deserialized: "+jsonerr.Describe(err, nil, nil)+".")
 		return
 	}
 	if r.Method == http.MethodPatch {

@@ -140,9 +140,7 @@ func (s *Service) routeLocked(sc *sched, key tenantKey) *engine.Route {
 		kind: sc.set.kind, arn: *t.Arn, sqs: s.sqs, putEvent: s.putEvent,
 		account: key.account, region: key.region,
 	}
-	if t.SqsParameters != nil {
-		d.group = deref(t.SqsParameters.MessageGroupId)
-	}
+	d.group = t.MessageGroup()
 	if p := t.EventBridgeParameters; p != nil {
 		d.source, d.detail = deref(p.Source), deref(p.DetailType)
 	}
@@ -157,8 +155,8 @@ func (s *Service) routeLocked(sc *sched, key tenantKey) *engine.Route {
 	if sc.set.kind == targetSQS && d.group != "" {
 		r.Concurrency = 1 // FIFO order within the group
 	}
-	if dlc := t.DeadLetterConfig; dlc != nil && deref(dlc.Arn) != "" && s.sqs != nil {
-		r.DeadLetter = deadLetters(s.sqs, *dlc.Arn, sc.arn, *t.Arn)
+	if dlq := t.DeadLetterArn(); dlq != "" && s.sqs != nil {
+		r.DeadLetter = deadLetters(s.sqs, dlq, sc.arn, *t.Arn)
 	}
 	return r
 }

@@ -2,8 +2,6 @@ package scheduler_test
 
 import (
 	"context"
-	"errors"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -11,29 +9,27 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	schedsdk "github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/gridbridge/gridbridge/compat/scheduler"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
-var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+// t0 is where every test's virtual clock starts; the SDK client signs as
+// account.
+var t0 = facetest.AWSStart
 
 const (
-	account = "123456789012"
+	account = facetest.AWSAccount
 	role    = "arn:aws:iam::123456789012:role/scheduler"
 )
 
 // harness is GridBridge's Scheduler on a virtual clock behind a real HTTP
 // server, with the Go SDK pointed at it.
 type harness struct {
-	t      testing.TB
-	clock  *engine.VirtualClock
-	engine *engine.Engine
+	*facetest.AWSFace
 	sqs    *engine.MemorySink
 	client *schedsdk.Client
-	server *httptest.Server
 
 	mu     sync.Mutex
 	events []busCall
@@ -47,31 +43,47 @@ type busCall struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	env := facetest.New(t, facetest.Options{Start: t0})
-	h := &harness{t: t, clock: env.Clock, engine: env.Engine, sqs: engine.NewMemorySink()}
-	svc := scheduler.New(scheduler.Config{
-		Engine: h.engine, SQS: h.sqs, Seed: 7,
-		PutEvent: func(_ context.Context, busArn string, ev scheduler.BusEvent) error {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			if h.busErr != nil {
-				return h.busErr
-			}
-			h.events = append(h.events, busCall{busArn, ev})
-			return nil
-		},
+	h := &harness{sqs: engine.NewMemorySink()}
+	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
+		scheduler.New(scheduler.Config{
+			Engine: env.Engine, SQS: h.sqs, Seed: 7,
+			PutEvent: func(_ context.Context, busArn string, ev scheduler.BusEvent) error {
+				h.mu.Lock()
+				defer h.mu.Unlock()
+				if h.busErr != nil {
+					return h.busErr
+				}
+				h.events = append(h.events, busCall{busArn, ev})
+				return nil
+			},
+		}).Register(env.Router)
 	})
-	svc.Register(env.Router)
-	h.server = env.ServeHTTP(t)
-	h.client = schedsdk.NewFromConfig(facetest.AWSConfig(h.server.URL, account, "us-east-1", h.server.Client()))
+	h.client = schedsdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
 	return h
 }
 
 func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
+// startTest marks the test parallel and gives it a harness: how most tests
+// begin.
+func startTest(t *testing.T) *harness {
+	t.Parallel()
+	return newHarness(t)
+}
+
 func (h *harness) advance(d time.Duration) {
-	h.clock.Advance(d)
-	h.clock.Settle()
+	h.Clock.Advance(d)
+	h.Clock.Settle()
+}
+
+// delivered returns the journal's deliveries, oldest first.
+func (h *harness) delivered() []engine.Entry {
+	return h.Entries(engine.Filter{Kind: engine.KindDelivered})
+}
+
+// attempts returns the journal's delivery attempts with labels (nil: all).
+func (h *harness) attempts(labels map[string]string) []engine.Entry {
+	return h.Entries(engine.Filter{Kind: engine.KindAttempt, Labels: labels})
 }
 
 // messages returns what reached queue arn in the SQS sink.
@@ -86,13 +98,13 @@ func (h *harness) messages(arn string) []engine.DeadLetter {
 }
 
 func (h *harness) create(name string, in schedsdk.CreateScheduleInput) {
-	h.t.Helper()
+	h.T.Helper()
 	in.Name = aws.String(name)
 	if in.FlexibleTimeWindow == nil {
 		in.FlexibleTimeWindow = &types.FlexibleTimeWindow{Mode: types.FlexibleTimeWindowModeOff}
 	}
-	if _, err := h.client.CreateSchedule(ctx(h.t), &in); err != nil {
-		h.t.Fatal(err)
+	if _, err := h.client.CreateSchedule(ctx(h.T), &in); err != nil {
+		h.T.Fatal(err)
 	}
 }
 
@@ -100,13 +112,8 @@ func sqsTarget(arn string) *types.Target {
 	return &types.Target{Arn: aws.String(arn), RoleArn: aws.String(role), Input: aws.String(`{"n":1}`)}
 }
 
+// apiError asserts err is an API error with code and, unless empty, message.
 func apiError(t testing.TB, err error, code, message string) {
 	t.Helper()
-	var apiErr smithy.APIError
-	if !errors.As(err, &apiErr) {
-		t.Fatalf("got %v, want %s", err, code)
-	}
-	if apiErr.ErrorCode() != code || (message != "" && apiErr.ErrorMessage() != message) {
-		t.Fatalf("got %s: %q, want %s: %q", apiErr.ErrorCode(), apiErr.ErrorMessage(), code, message)
-	}
+	facetest.WantAPIError(t, err, code, message)
 }

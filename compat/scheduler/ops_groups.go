@@ -137,15 +137,7 @@ func (s *Service) taggedLocked(c *call) (*group, *apiError) {
 	if !ok {
 		return nil, notFound("The resource %s does not exist or does not support tags.", a)
 	}
-	t, ok := s.tenants[key]
-	if !ok {
-		t = s.tenantLocked(key)
-	}
-	g, ok := t.groups[name]
-	if !ok {
-		return nil, notFound("Schedule group %s does not exist.", name)
-	}
-	return g, nil
+	return s.namedGroupLocked(key, name)
 }
 
 func (s *Service) listTags(c *call) (any, *apiError) {

@@ -20,6 +20,11 @@ func (s *Service) groupLocked(key tenantKey, name string) (*group, *apiError) {
 	if err := checkName("groupName", name); err != nil {
 		return nil, err
 	}
+	return s.namedGroupLocked(key, name)
+}
+
+// namedGroupLocked finds the group name of the tenant key.
+func (s *Service) namedGroupLocked(key tenantKey, name string) (*group, *apiError) {
 	g, ok := s.tenantLocked(key).groups[name]
 	if !ok {
 		return nil, notFound("Schedule group %s does not exist.", name)
@@ -179,7 +184,7 @@ func (s *Service) listSchedules(c *call) (any, *apiError) {
 	}
 	state := c.param("State")
 	if state != "" && state != "ENABLED" && state != "DISABLED" {
-		return nil, validation("1 validation error detected: Value '%s' at 'state' failed to satisfy constraint: Member must satisfy enum value set: [ENABLED, DISABLED]", state)
+		return nil, enumViolation(state, "state", "ENABLED", "DISABLED")
 	}
 	prefix := c.param("NamePrefix")
 	s.mu.Lock()

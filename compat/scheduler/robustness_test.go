@@ -9,8 +9,7 @@ import (
 
 // Bad input gets a 4xx in Scheduler's shape, never a 5xx or a panic.
 func TestGarbageGetsClientErrors(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	bodies := []string{``, `null`, `[]`, `{`, `{"Target":"x"}`, `{"ScheduleExpression":5}`, `{"StartDate":"tomorrow"}`,
 		`{"FlexibleTimeWindow":{"Mode":"FLEXIBLE","MaximumWindowInMinutes":-1},"ScheduleExpression":"rate(1 minute)","Target":{"Arn":"arn:aws:sqs:us-east-1:123456789012:q","RoleArn":"` + role + `"}}`,
 		`{"Tags":[{"Key":null}]}`, `{"Tags":"x"}`}
@@ -23,8 +22,8 @@ func TestGarbageGetsClientErrors(t *testing.T) {
 	}
 	for _, p := range paths {
 		for _, body := range bodies {
-			req, _ := http.NewRequest(p.method, h.server.URL+p.path, strings.NewReader(body))
-			resp, err := h.server.Client().Do(req)
+			req, _ := http.NewRequest(p.method, h.Server.URL+p.path, strings.NewReader(body))
+			resp, err := h.Server.Client().Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,8 +43,7 @@ func TestGarbageGetsClientErrors(t *testing.T) {
 // field scheduleInput.StartDate of type awsjson.Timestamp") names the
 // emulator's Go types instead.
 func TestWrongMemberTypesNameTheMember(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	cases := []struct{ body, member string }{
 		{`{"ScheduleExpression":5}`, "ScheduleExpression"},
 		{`{"StartDate":1e300}`, "StartDate"},
@@ -54,7 +52,7 @@ func TestWrongMemberTypesNameTheMember(t *testing.T) {
 		{`{"FlexibleTimeWindow":[]}`, "FlexibleTimeWindow"},
 	}
 	for _, c := range cases {
-		resp, err := h.server.Client().Post(h.server.URL+"/schedules/x", "application/json", strings.NewReader(c.body))
+		resp, err := h.Server.Client().Post(h.Server.URL+"/schedules/x", "application/json", strings.NewReader(c.body))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,8 +17,7 @@ import (
 const queue = "arn:aws:sqs:us-east-1:123456789012:jobs"
 
 func TestAtScheduleFiresOnceWhenTheClockPassesIt(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	at := t0.Add(time.Hour)
 	h.create("once", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("at(" + at.Format("2006-01-02T15:04:05") + ")"),
@@ -51,8 +50,7 @@ func TestAtScheduleFiresOnceWhenTheClockPassesIt(t *testing.T) {
 }
 
 func TestRateScheduleFiresEveryPeriodUntilDeleted(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	h.create("tick", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("rate(5 minutes)"), Target: sqsTarget(queue)})
 	h.advance(time.Hour)
 	if n := len(h.messages(queue)); n < 11 || n > 12 {
@@ -71,15 +69,14 @@ func TestRateScheduleFiresEveryPeriodUntilDeleted(t *testing.T) {
 }
 
 func TestCronFollowsTheTimeZoneAcrossDaylightSaving(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t) // 2026-03-01; US clocks spring forward on 2026-03-08
+	h := startTest(t) // 2026-03-01; US clocks spring forward on 2026-03-08
 	h.create("nine", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("cron(0 9 * * ? *)"), ScheduleExpressionTimezone: aws.String("America/New_York"),
 		Target: sqsTarget(queue),
 	})
 	h.advance(10 * 24 * time.Hour)
 	var hours []int
-	for _, e := range h.engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered}) {
+	for _, e := range h.delivered() {
 		hours = append(hours, e.Time.UTC().Hour())
 	}
 	// 09:00 EST is 14:00 UTC until the 8th; 09:00 EDT is 13:00 UTC after.
@@ -95,15 +92,14 @@ func TestCronFollowsTheTimeZoneAcrossDaylightSaving(t *testing.T) {
 }
 
 func TestFlexibleWindowPlacesTheInvocationInsideTheWindow(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	h.create("flex", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("at(2026-03-01T13:00:00)"),
 		FlexibleTimeWindow: &types.FlexibleTimeWindow{Mode: types.FlexibleTimeWindowModeFlexible, MaximumWindowInMinutes: aws.Int32(15)},
 		Target:             sqsTarget(queue),
 	})
 	h.advance(2 * time.Hour)
-	ds := h.engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered})
+	ds := h.delivered()
 	if len(ds) != 1 {
 		t.Fatalf("%d deliveries", len(ds))
 	}
@@ -114,8 +110,7 @@ func TestFlexibleWindowPlacesTheInvocationInsideTheWindow(t *testing.T) {
 }
 
 func TestActionAfterCompletionDeleteRemovesTheSchedule(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	h.create("bye", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("at(2026-03-01T12:30:00)"), ActionAfterCompletion: types.ActionAfterCompletionDelete,
 		Target: sqsTarget(queue),
@@ -132,10 +127,9 @@ func TestActionAfterCompletionDeleteRemovesTheSchedule(t *testing.T) {
 }
 
 func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	dlq := "arn:aws:sqs:us-east-1:123456789012:dlq"
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"schedule": "lambda"}, Status: 503})
+	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"schedule": "lambda"}, Status: 503})
 	target := &types.Target{
 		Arn: aws.String("arn:aws:lambda:us-east-1:123456789012:function:work"), RoleArn: aws.String(role),
 		Input:            aws.String(`{"try":<aws.scheduler.attempt-number>}`),
@@ -145,7 +139,7 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 	h.create("lambda", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("at(2026-03-01T12:10:00)"), Target: target})
 	h.advance(10 * time.Minute)
 	h.advance(time.Minute)
-	attempts := h.engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"schedule": "lambda"}})
+	attempts := h.attempts(map[string]string{"schedule": "lambda"})
 	if len(attempts) != 3 {
 		t.Fatalf("%d attempts, want 1 + 2 retries", len(attempts))
 	}
@@ -173,8 +167,7 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 }
 
 func TestEventBridgeTargetPutsTheEventOnTheBus(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	bus := "arn:aws:events:us-east-1:123456789012:event-bus/orders"
 	h.create("ev", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("rate(1 hour)"),
@@ -195,8 +188,7 @@ func TestEventBridgeTargetPutsTheEventOnTheBus(t *testing.T) {
 }
 
 func TestFIFOQueueTargetCarriesTheMessageGroup(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	fifo := "arn:aws:sqs:us-east-1:123456789012:jobs.fifo"
 	_, err := h.client.CreateSchedule(ctx(t), &schedsdk.CreateScheduleInput{
 		Name: aws.String("nogroup"), ScheduleExpression: aws.String("rate(1 minute)"),
@@ -214,8 +206,7 @@ func TestFIFOQueueTargetCarriesTheMessageGroup(t *testing.T) {
 }
 
 func TestScheduleGroupsAndTags(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	c := ctx(t)
 	got, err := h.client.GetScheduleGroup(c, &schedsdk.GetScheduleGroupInput{Name: aws.String("default")})
 	if err != nil || *got.Arn != "arn:aws:scheduler:us-east-1:123456789012:schedule-group/default" || got.State != types.ScheduleGroupStateActive {
@@ -277,8 +268,7 @@ func TestScheduleGroupsAndTags(t *testing.T) {
 }
 
 func TestUpdateScheduleReplacesItAndValidates(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	c := ctx(t)
 	h.create("u", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("rate(1 minute)"), Target: sqsTarget(queue)})
 	_, err := h.client.CreateSchedule(c, &schedsdk.CreateScheduleInput{Name: aws.String("u"), ScheduleExpression: aws.String("rate(1 minute)"),
@@ -331,10 +321,9 @@ func TestUpdateScheduleReplacesItAndValidates(t *testing.T) {
 }
 
 func TestRawRequestsGetRestJSONErrors(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	req, _ := http.NewRequest(http.MethodPost, h.server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":`))
-	resp, err := h.server.Client().Do(req)
+	h := startTest(t)
+	req, _ := http.NewRequest(http.MethodPost, h.Server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":`))
+	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,8 +331,8 @@ func TestRawRequestsGetRestJSONErrors(t *testing.T) {
 	if resp.StatusCode != 400 || resp.Header.Get("X-Amzn-ErrorType") != "ValidationException" {
 		t.Fatalf("bad JSON: %d %s", resp.StatusCode, resp.Header.Get("X-Amzn-ErrorType"))
 	}
-	req, _ = http.NewRequest(http.MethodPost, h.server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":"rate(1 minute)","Target":{"Arn":"`+queue+`","RoleArn":"`+role+`"}}`))
-	resp, err = h.server.Client().Do(req)
+	req, _ = http.NewRequest(http.MethodPost, h.Server.URL+"/schedules/x", strings.NewReader(`{"ScheduleExpression":"rate(1 minute)","Target":{"Arn":"`+queue+`","RoleArn":"`+role+`"}}`))
+	resp, err = h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

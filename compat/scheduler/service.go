@@ -164,7 +164,7 @@ func (c *call) decode(v any) *apiError {
 		return nil
 	}
 	if err := json.Unmarshal(c.body, v); err != nil {
-		return validation("The request body is not valid JSON for this operation: %s", jsonerr.Describe(err, memberKind))
+		return validation("The request body is not valid JSON for this operation: %s", jsonerr.Describe(err, v, memberKind))
 	}
 	return nil
 }

@@ -18,16 +18,12 @@ type eventBridgeParameters struct {
 // targetShape keeps the parameters GridBridge does not act on (ECS,
 // Kinesis, SageMaker) as they came, so GetSchedule gives them back.
 type targetShape struct {
-	Arn                         *string                   `json:"Arn,omitempty"`
-	RoleArn                     *string                   `json:"RoleArn,omitempty"`
-	Input                       *string                   `json:"Input,omitempty"`
-	RetryPolicy                 *awsjson.RetryPolicy      `json:"RetryPolicy,omitempty"`
-	DeadLetterConfig            *awsjson.DeadLetterConfig `json:"DeadLetterConfig,omitempty"`
-	SqsParameters               *awsjson.SQSParameters    `json:"SqsParameters,omitempty"`
-	EventBridgeParameters       *eventBridgeParameters    `json:"EventBridgeParameters,omitempty"`
-	EcsParameters               any                       `json:"EcsParameters,omitempty"`
-	KinesisParameters           any                       `json:"KinesisParameters,omitempty"`
-	SageMakerPipelineParameters any                       `json:"SageMakerPipelineParameters,omitempty"`
+	awsjson.TargetInvocation
+	awsjson.TargetDelivery
+	EventBridgeParameters       *eventBridgeParameters `json:"EventBridgeParameters,omitempty"`
+	EcsParameters               any                    `json:"EcsParameters,omitempty"`
+	KinesisParameters           any                    `json:"KinesisParameters,omitempty"`
+	SageMakerPipelineParameters any                    `json:"SageMakerPipelineParameters,omitempty"`
 }
 
 // scheduleInput is the body of CreateSchedule and UpdateSchedule.

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,19 +80,11 @@ func validateSchedule(in scheduleInput, now time.Time) (settings, *apiError) {
 	if err := checkWindow(in.FlexibleTimeWindow); err != nil {
 		return st, err
 	}
-	switch in.State {
-	case "":
-		st.in.State = "ENABLED"
-	case "ENABLED", "DISABLED":
-	default:
-		return st, validation("1 validation error detected: Value '%s' at 'state' failed to satisfy constraint: Member must satisfy enum value set: [ENABLED, DISABLED]", in.State)
+	if err := checkEnum(&st.in.State, "state", "ENABLED", "DISABLED"); err != nil {
+		return st, err
 	}
-	switch in.ActionAfterCompletion {
-	case "":
-		st.in.ActionAfterCompletion = "NONE"
-	case "NONE", "DELETE":
-	default:
-		return st, validation("1 validation error detected: Value '%s' at 'actionAfterCompletion' failed to satisfy constraint: Member must satisfy enum value set: [NONE, DELETE]", in.ActionAfterCompletion)
+	if err := checkEnum(&st.in.ActionAfterCompletion, "actionAfterCompletion", "NONE", "DELETE"); err != nil {
+		return st, err
 	}
 
 	if in.StartDate != nil {
@@ -144,9 +137,28 @@ func checkWindow(w *flexibleTimeWindow) *apiError {
 	case "":
 		return required("flexibleTimeWindow.mode")
 	default:
-		return validation("1 validation error detected: Value '%s' at 'flexibleTimeWindow.mode' failed to satisfy constraint: Member must satisfy enum value set: [OFF, FLEXIBLE]", w.Mode)
+		return enumViolation(w.Mode, "flexibleTimeWindow.mode", "OFF", "FLEXIBLE")
 	}
 	return nil
+}
+
+// checkEnum checks an enum member: one of allowed, or absent ("") and then
+// set to allowed[0], the default.
+func checkEnum(v *string, member string, allowed ...string) *apiError {
+	if *v == "" {
+		*v = allowed[0]
+		return nil
+	}
+	if !slices.Contains(allowed, *v) {
+		return enumViolation(*v, member, allowed...)
+	}
+	return nil
+}
+
+// enumViolation is the ValidationException for a value of member that is
+// not one of allowed.
+func enumViolation(v, member string, allowed ...string) *apiError {
+	return validation("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]", v, member, strings.Join(allowed, ", "))
 }
 
 var (
@@ -182,7 +194,7 @@ func checkTarget(t *targetShape) (targetKind, *apiError) {
 		if !sqsArnPattern.MatchString(arn) {
 			return 0, validation("Invalid target ARN %s.", arn)
 		}
-		if strings.HasSuffix(arn, ".fifo") && (t.SqsParameters == nil || deref(t.SqsParameters.MessageGroupId) == "") {
+		if strings.HasSuffix(arn, ".fifo") && t.MessageGroup() == "" {
 			return 0, validation("SqsParameters.MessageGroupId is required for the FIFO queue %s.", arn)
 		}
 	case targetEventBus:

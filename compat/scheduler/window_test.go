@@ -9,19 +9,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 
 	"github.com/gridbridge/gridbridge/compat/scheduler"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 func TestStartAndEndDatesBoundARateSchedule(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	h.create("bounded", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("rate(10 minutes)"), Target: sqsTarget(queue),
 		StartDate: aws.Time(t0.Add(time.Hour)), EndDate: aws.Time(t0.Add(90 * time.Minute)),
 	})
 	h.advance(3 * time.Hour)
 	var at []time.Duration
-	for _, e := range h.engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered}) {
+	for _, e := range h.delivered() {
 		at = append(at, e.Time.Sub(t0))
 	}
 	// 13:00, 13:10, 13:20, 13:30: from StartDate through EndDate.
@@ -31,23 +29,21 @@ func TestStartAndEndDatesBoundARateSchedule(t *testing.T) {
 }
 
 func TestAtFollowsItsTimeZone(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	// 14:00 in Tokyo (UTC+9) is 05:00 UTC the next day.
 	h.create("tokyo", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("at(2026-03-02T14:00:00)"), ScheduleExpressionTimezone: aws.String("Asia/Tokyo"),
 		Target: sqsTarget(queue),
 	})
 	h.advance(24 * time.Hour)
-	ds := h.engine.Journal().Query(engine.Filter{Kind: engine.KindDelivered})
+	ds := h.delivered()
 	if len(ds) != 1 || !ds[0].Time.Equal(time.Date(2026, 3, 2, 5, 0, 0, 0, time.UTC)) {
 		t.Fatalf("deliveries %+v", ds)
 	}
 }
 
 func TestMissingBusIsNotRetriedAndDeadLettered(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	h.mu.Lock()
 	h.busErr = scheduler.ErrBusNotFound
 	h.mu.Unlock()
@@ -59,7 +55,7 @@ func TestMissingBusIsNotRetriedAndDeadLettered(t *testing.T) {
 			DeadLetterConfig:      &types.DeadLetterConfig{Arn: aws.String(dlq)}},
 	})
 	h.advance(time.Hour)
-	if n := len(h.engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt})); n != 1 {
+	if n := len(h.attempts(nil)); n != 1 {
 		t.Fatalf("%d attempts; a missing bus is not retried", n)
 	}
 	msgs := h.messages(dlq)

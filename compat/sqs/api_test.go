@@ -11,13 +11,14 @@ import (
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 func TestQueueLifecycleThroughTheSDK(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("orders", map[string]string{"VisibilityTimeout": "45"})
-	if want := h.server.URL + "/" + account + "/orders"; url != want {
+	if want := h.Server.URL + "/" + account + "/orders"; url != want {
 		t.Fatalf("QueueUrl = %s, want %s", url, want)
 	}
 	// CreateQueue is idempotent with the same attributes, refused with others.
@@ -78,8 +79,7 @@ func errorCode(err error) string {
 }
 
 func TestListQueuesByPrefixAndPages(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	for _, n := range []string{"b-2", "a-1", "b-1", "b-3"} {
 		h.createQueue(n, nil)
 	}
@@ -111,8 +111,7 @@ func TestListQueuesByPrefixAndPages(t *testing.T) {
 }
 
 func TestSendReceiveDeleteWithAttributes(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("orders", nil)
 	// The SDK checks MD5OfMessageBody and MD5OfMessageAttributes itself.
 	sent := h.send(url, `{"id":1}`, func(in *sqssdk.SendMessageInput) {
@@ -145,7 +144,7 @@ func TestSendReceiveDeleteWithAttributes(t *testing.T) {
 		}
 	}
 	// Only the attributes asked for come back.
-	h.clock.Advance(31 * 1e9)
+	h.Clock.Advance(31 * 1e9)
 	again := h.receive(url, 1, func(in *sqssdk.ReceiveMessageInput) {
 		in.MessageSystemAttributeNames = []types.MessageSystemAttributeName{"ApproximateReceiveCount"}
 		in.MessageAttributeNames = []string{"kind"}
@@ -156,19 +155,16 @@ func TestSendReceiveDeleteWithAttributes(t *testing.T) {
 	if _, err := h.client.DeleteMessage(ctx(t), &sqssdk.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: again[0].ReceiptHandle}); err != nil {
 		t.Fatal(err)
 	}
-	h.clock.Advance(31 * 1e9)
+	h.Clock.Advance(31 * 1e9)
 	if left := h.receive(url, 10); len(left) != 0 {
 		t.Fatalf("deleted message came back: %v", bodies(left))
 	}
 	_, err := h.client.DeleteMessage(ctx(t), &sqssdk.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: aws.String("not a handle")})
-	if errorCode(err) != "ReceiptHandleIsInvalid" {
-		t.Fatalf("bad receipt handle: %v", err)
-	}
+	facetest.WantAPIError(t, err, "ReceiptHandleIsInvalid", "")
 }
 
 func TestBatchesAndEntryErrors(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("batch", nil)
 	out, err := h.client.SendMessageBatch(ctx(t), &sqssdk.SendMessageBatchInput{QueueUrl: aws.String(url), Entries: []types.SendMessageBatchRequestEntry{
 		{Id: aws.String("a"), MessageBody: aws.String("one")},
@@ -227,8 +223,7 @@ func manyEntries(n, size int) []types.SendMessageBatchRequestEntry {
 }
 
 func TestTagsAndDeadLetterSources(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	dlq := h.createQueue("dlq", nil)
 	redrive := `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:` + account + `:dlq","maxReceiveCount":3}`
 	src := h.createQueue("src", map[string]string{"RedrivePolicy": redrive})
@@ -250,8 +245,7 @@ func TestTagsAndDeadLetterSources(t *testing.T) {
 }
 
 func TestPurgeQueue(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("p", nil)
 	h.send(url, "1")
 	h.send(url, "2")

@@ -3,79 +3,95 @@ package sqs_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"net/http/httptest"
-
 	"github.com/gridbridge/gridbridge/compat/sqs"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
-// t0 is where every test's virtual clock starts.
-var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+// t0 is where every test's virtual clock starts; the SDK client signs as
+// account in region.
+var t0 = facetest.AWSStart
 
-const (
-	account = "123456789012"
-	region  = "us-east-1"
-)
+const account, region = facetest.AWSAccount, facetest.AWSRegion
 
 // harness is GridBridge's SQS on a virtual clock behind a real HTTP server,
 // with an SDK client pointed at it as users point theirs.
 type harness struct {
-	t      testing.TB
-	clock  *engine.VirtualClock
+	*facetest.AWSFace
 	store  *sqs.Store
-	server *httptest.Server
 	client *sqssdk.Client
 }
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	env := facetest.New(t, facetest.Options{Start: t0})
-	store := sqs.NewStore(env.Clock)
-	sqs.New(store).Register(env.Router)
-	h := &harness{t: t, clock: env.Clock, store: store, server: env.ServeHTTP(t)}
+	h := &harness{}
+	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
+		h.store = sqs.NewStore(env.Clock)
+		sqs.New(h.store).Register(env.Router)
+	})
 	h.client = h.clientFor(account, region)
 	return h
 }
 
 func (h *harness) clientFor(accessKey, region string) *sqssdk.Client {
-	return sqssdk.NewFromConfig(facetest.AWSConfig(h.server.URL, accessKey, region, h.server.Client()))
+	return sqssdk.NewFromConfig(h.Config(accessKey, region))
 }
 
 func ctx(t testing.TB) context.Context { return facetest.Context(t) }
 
+// startTest marks the test parallel and gives it a harness: how most tests
+// begin.
+func startTest(t *testing.T) *harness {
+	t.Parallel()
+	return newHarness(t)
+}
+
 // createQueue creates a queue through the SDK and returns its URL.
 func (h *harness) createQueue(name string, attrs map[string]string) string {
-	h.t.Helper()
-	out, err := h.client.CreateQueue(ctx(h.t), &sqssdk.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs})
+	h.T.Helper()
+	out, err := h.client.CreateQueue(ctx(h.T), &sqssdk.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs})
 	if err != nil {
-		h.t.Fatalf("CreateQueue %s: %v", name, err)
+		h.T.Fatalf("CreateQueue %s: %v", name, err)
 	}
 	return aws.ToString(out.QueueUrl)
 }
 
 func (h *harness) send(url, body string, mod ...func(*sqssdk.SendMessageInput)) *sqssdk.SendMessageOutput {
-	h.t.Helper()
+	h.T.Helper()
 	in := &sqssdk.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(body)}
 	for _, m := range mod {
 		m(in)
 	}
-	out, err := h.client.SendMessage(ctx(h.t), in)
+	out, err := h.client.SendMessage(ctx(h.T), in)
 	if err != nil {
-		h.t.Fatalf("SendMessage: %v", err)
+		h.T.Fatalf("SendMessage: %v", err)
 	}
 	return out
 }
 
+// longPoll starts a ReceiveMessage that waits up to 20 seconds for
+// messages of queue url; the channel gives what it returned.
+func (h *harness) longPoll(url string) <-chan []types.Message {
+	done := make(chan []types.Message, 1)
+	go func() {
+		out, err := h.client.ReceiveMessage(ctx(h.T), &sqssdk.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
+		if err != nil {
+			h.T.Error(err)
+			done <- nil
+			return
+		}
+		done <- out.Messages
+	}()
+	return done
+}
+
 // receive takes up to max messages without waiting, with every attribute.
 func (h *harness) receive(url string, max int32, mod ...func(*sqssdk.ReceiveMessageInput)) []types.Message {
-	h.t.Helper()
+	h.T.Helper()
 	in := &sqssdk.ReceiveMessageInput{
 		QueueUrl: aws.String(url), MaxNumberOfMessages: max,
 		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
@@ -84,9 +100,9 @@ func (h *harness) receive(url string, max int32, mod ...func(*sqssdk.ReceiveMess
 	for _, m := range mod {
 		m(in)
 	}
-	out, err := h.client.ReceiveMessage(ctx(h.t), in)
+	out, err := h.client.ReceiveMessage(ctx(h.T), in)
 	if err != nil {
-		h.t.Fatalf("ReceiveMessage: %v", err)
+		h.T.Fatalf("ReceiveMessage: %v", err)
 	}
 	return out.Messages
 }

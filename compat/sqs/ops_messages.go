@@ -13,31 +13,32 @@ func durationPtr(n *int) *time.Duration {
 	return &d
 }
 
-func (s *Service) sendMessage(c *call) (any, error) {
-	var in sendMessageInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	if in.MessageBody == nil {
-		return nil, errMissingParameter("MessageBody")
+func (s *Service) sendMessage(c *call, q *Queue, in *sendMessageInput) (any, error) {
+	return in.send(q, c.caller.Account)
+}
+
+// send sends m to q for the account senderID; a message with no body is
+// refused as MissingParameter.
+func (m *messageInput) send(q *Queue, senderID string) (sendMessageOutput, error) {
+	if m.MessageBody == nil {
+		return sendMessageOutput{}, errMissingParameter("MessageBody")
 	}
 	res, err := q.send(sendInput{
-		body: *in.MessageBody, attrs: in.MessageAttributes, delay: durationPtr(in.DelaySeconds),
-		group: in.MessageGroupId, dedupID: in.MessageDeduplicationId, senderID: c.caller.Account,
+		body: *m.MessageBody, attrs: m.MessageAttributes, delay: durationPtr(m.DelaySeconds),
+		group: m.MessageGroupId, dedupID: m.MessageDeduplicationId, senderID: senderID,
 	})
 	if err != nil {
-		return nil, err
+		return sendMessageOutput{}, err
 	}
 	return sendMessageOutput{MessageId: res.id, MD5OfMessageBody: res.md5Body, MD5OfMessageAttributes: res.md5Attrs, SequenceNumber: res.seq}, nil
 }
 
+// batchEntry is an entry of a batch operation, named by its Id.
+type batchEntry interface{ entryID() string }
+
 // checkBatch applies SQS's rules for a batch's entry ids: 1 to 10 entries,
 // each id distinct, alphanumeric with hyphens and underscores, at most 80.
-func checkBatch[E any](entries []E, entryID func(E) string) error {
+func checkBatch[E batchEntry](entries []E) error {
 	switch {
 	case len(entries) == 0:
 		return errEmptyBatch()
@@ -46,7 +47,7 @@ func checkBatch[E any](entries []E, entryID func(E) string) error {
 	}
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
-		id := entryID(e)
+		id := e.entryID()
 		if id == "" || len(id) > 80 || !isIDChars(id) {
 			return errInvalidBatchEntryID()
 		}
@@ -62,17 +63,17 @@ func checkBatch[E any](entries []E, entryID func(E) string) error {
 // ChangeMessageVisibilityBatch), applies do to each entry, and lists each
 // under Successful or, with do's error, under Failed; entryTag is the
 // operation's XML result element.
-func idBatch[E any](entries []E, entryID func(E) string, entryTag string, do func(E) error) (any, error) {
-	if err := checkBatch(entries, entryID); err != nil {
+func idBatch[E batchEntry](entries []E, entryTag string, do func(E) error) (any, error) {
+	if err := checkBatch(entries); err != nil {
 		return nil, err
 	}
-	out := idBatchOutput{Successful: []idEntry{}, Failed: []batchErrorEntry{}, entryTag: entryTag}
+	out := idBatchOutput{Successful: []batchEntryID{}, Failed: []batchErrorEntry{}, entryTag: entryTag}
 	for _, e := range entries {
 		if err := do(e); err != nil {
-			out.Failed = append(out.Failed, batchError(entryID(e), err))
+			out.Failed = append(out.Failed, batchError(e.entryID(), err))
 			continue
 		}
-		out.Successful = append(out.Successful, idEntry{Id: entryID(e)})
+		out.Successful = append(out.Successful, batchEntryID{Id: e.entryID()})
 	}
 	return out, nil
 }
@@ -82,18 +83,10 @@ func batchError(id string, err error) batchErrorEntry {
 	if !ok {
 		e = errInternal("%v", err)
 	}
-	return batchErrorEntry{Id: id, Code: e.QueryCode, Message: e.Message, SenderFault: e.Sender}
+	return batchErrorEntry{batchEntryID: batchEntryID{Id: id}, Code: e.QueryCode, Message: e.Message, SenderFault: e.Sender}
 }
 
-func (s *Service) sendMessageBatch(c *call) (any, error) {
-	var in sendMessageBatchInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) sendMessageBatch(c *call, q *Queue, in *sendMessageBatchInput) (any, error) {
 	size := 0
 	for _, e := range in.Entries {
 		if e.MessageBody != nil {
@@ -101,7 +94,7 @@ func (s *Service) sendMessageBatch(c *call) (any, error) {
 		}
 		size += attributesSize(e.MessageAttributes)
 	}
-	if err := checkBatch(in.Entries, func(e sendBatchEntry) string { return e.Id }); err != nil {
+	if err := checkBatch(in.Entries); err != nil {
 		return nil, err
 	}
 	if size > maxMessageSize {
@@ -109,34 +102,17 @@ func (s *Service) sendMessageBatch(c *call) (any, error) {
 	}
 	out := sendMessageBatchOutput{Successful: []sendBatchResultEntry{}, Failed: []batchErrorEntry{}}
 	for _, e := range in.Entries {
-		if e.MessageBody == nil {
-			out.Failed = append(out.Failed, batchError(e.Id, errMissingParameter("MessageBody")))
-			continue
-		}
-		res, err := q.send(sendInput{
-			body: *e.MessageBody, attrs: e.MessageAttributes, delay: durationPtr(e.DelaySeconds),
-			group: e.MessageGroupId, dedupID: e.MessageDeduplicationId, senderID: c.caller.Account,
-		})
+		sent, err := e.send(q, c.caller.Account)
 		if err != nil {
 			out.Failed = append(out.Failed, batchError(e.Id, err))
 			continue
 		}
-		out.Successful = append(out.Successful, sendBatchResultEntry{
-			Id: e.Id, MessageId: res.id, MD5OfMessageBody: res.md5Body, MD5OfMessageAttributes: res.md5Attrs, SequenceNumber: res.seq,
-		})
+		out.Successful = append(out.Successful, sendBatchResultEntry{batchEntryID: e.batchEntryID, sendMessageOutput: sent})
 	}
 	return out, nil
 }
 
-func (s *Service) receiveMessage(c *call) (any, error) {
-	var in receiveMessageInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) receiveMessage(c *call, q *Queue, in *receiveMessageInput) (any, error) {
 	opts := receiveInput{max: 1, visibility: durationPtr(in.VisibilityTimeout), wait: durationPtr(in.WaitTimeSeconds)}
 	if in.MaxNumberOfMessages != nil {
 		if n := *in.MaxNumberOfMessages; n < 1 || n > maxReceiveMessages {
@@ -210,63 +186,34 @@ func selectAttributes(all map[string]AttributeValue, names []string) map[string]
 	return out
 }
 
-func (s *Service) deleteMessage(c *call) (any, error) {
-	var in deleteMessageInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteMessage(c *call, q *Queue, in *deleteMessageInput) (any, error) {
 	if in.ReceiptHandle == "" {
 		return nil, errMissingParameter("ReceiptHandle")
 	}
 	return nil, q.deleteMessage(in.ReceiptHandle)
 }
 
-func (s *Service) deleteMessageBatch(c *call) (any, error) {
-	var in deleteMessageBatchInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	return idBatch(in.Entries, func(e deleteBatchEntry) string { return e.Id }, "DeleteMessageBatchResultEntry", func(e deleteBatchEntry) error {
+func (s *Service) deleteMessageBatch(c *call, q *Queue, in *deleteMessageBatchInput) (any, error) {
+	return idBatch(in.Entries, "DeleteMessageBatchResultEntry", func(e deleteBatchEntry) error {
 		return q.deleteMessage(e.ReceiptHandle)
 	})
 }
 
-func (s *Service) changeMessageVisibility(c *call) (any, error) {
-	var in changeVisibilityInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	if in.VisibilityTimeout == nil {
-		return nil, errMissingParameter("VisibilityTimeout")
-	}
-	return nil, q.changeVisibility(in.ReceiptHandle, *durationPtr(in.VisibilityTimeout))
+func (s *Service) changeMessageVisibility(c *call, q *Queue, in *changeVisibilityInput) (any, error) {
+	return nil, in.apply(q)
 }
 
-func (s *Service) changeMessageVisibilityBatch(c *call) (any, error) {
-	var in changeVisibilityBatchInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	return idBatch(in.Entries, func(e changeVisibilityBatchEntry) string { return e.Id }, "ChangeMessageVisibilityBatchResultEntry", func(e changeVisibilityBatchEntry) error {
-		if e.VisibilityTimeout == nil {
-			return errMissingParameter("VisibilityTimeout")
-		}
-		return q.changeVisibility(e.ReceiptHandle, *durationPtr(e.VisibilityTimeout))
+func (s *Service) changeMessageVisibilityBatch(c *call, q *Queue, in *changeVisibilityBatchInput) (any, error) {
+	return idBatch(in.Entries, "ChangeMessageVisibilityBatchResultEntry", func(e changeVisibilityBatchEntry) error {
+		return e.apply(q)
 	})
+}
+
+// apply sets the visibility timeout of the message v names; one with no
+// VisibilityTimeout is refused as MissingParameter.
+func (v *visibilityChange) apply(q *Queue) error {
+	if v.VisibilityTimeout == nil {
+		return errMissingParameter("VisibilityTimeout")
+	}
+	return q.changeVisibility(v.ReceiptHandle, *durationPtr(v.VisibilityTimeout))
 }

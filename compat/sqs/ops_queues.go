@@ -37,15 +37,7 @@ func (s *Service) getQueueURL(c *call) (any, error) {
 	return queueURLOutput{QueueUrl: c.queueURL(q)}, nil
 }
 
-func (s *Service) getQueueAttributes(c *call) (any, error) {
-	var in getQueueAttributesInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) getQueueAttributes(c *call, q *Queue, in *getQueueAttributesInput) (any, error) {
 	attrs, err := q.attributes(in.AttributeNames)
 	if err != nil {
 		return nil, err
@@ -53,15 +45,7 @@ func (s *Service) getQueueAttributes(c *call) (any, error) {
 	return attributesOutput{Attributes: attrs}, nil
 }
 
-func (s *Service) setQueueAttributes(c *call) (any, error) {
-	var in setQueueAttributesInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) setQueueAttributes(c *call, q *Queue, in *setQueueAttributesInput) (any, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if err := q.cfg.apply(in.Attributes, false); err != nil {
@@ -121,34 +105,18 @@ func page(queues []*Queue, token string, maxResults *int, c *call) ([]string, st
 	return urls, next, nil
 }
 
-func (s *Service) deleteQueue(c *call) (any, error) {
-	q, err := s.addressedQueue(c)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteQueue(_ *call, q *Queue, _ *queueURLInput) (any, error) {
 	s.store.deleteQueue(q)
 	return nil, nil
 }
 
-func (s *Service) purgeQueue(c *call) (any, error) {
-	q, err := s.addressedQueue(c)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) purgeQueue(_ *call, q *Queue, _ *queueURLInput) (any, error) {
 	q.purge()
 	return nil, nil
 }
 
 // listDeadLetterSourceQueues lists the queues whose RedrivePolicy names q.
-func (s *Service) listDeadLetterSourceQueues(c *call) (any, error) {
-	var in listDeadLetterSourcesInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	dlq, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) listDeadLetterSourceQueues(c *call, dlq *Queue, in *listDeadLetterSourcesInput) (any, error) {
 	var sources []*Queue
 	for _, q := range s.store.list(dlq.key.region, dlq.key.account, "") {
 		q.mu.Lock()
@@ -168,12 +136,22 @@ func (s *Service) listDeadLetterSourceQueues(c *call) (any, error) {
 	return deadLetterSourcesOutput{QueueUrls: urls, NextToken: next}, nil
 }
 
-// addressedQueue decodes the input of an operation that takes only a
-// QueueUrl (DeleteQueue, PurgeQueue, ListQueueTags) and resolves the queue.
-func (s *Service) addressedQueue(c *call) (*Queue, error) {
-	var in queueURLInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
+// onQueue adapts an operation on one queue to the operations table: it
+// decodes the operation's input, resolves the queue its QueueUrl names and
+// hands both to op.
+func onQueue[I any, P interface {
+	*I
+	queueURL() string
+}](op func(*Service, *call, *Queue, P) (any, error)) func(*Service, *call) (any, error) {
+	return func(s *Service, c *call) (any, error) {
+		in := P(new(I))
+		if err := c.decode(in); err != nil {
+			return nil, err
+		}
+		q, err := s.resolve(c, in.queueURL())
+		if err != nil {
+			return nil, err
+		}
+		return op(s, c, q, in)
 	}
-	return s.resolve(c, in.QueueUrl)
 }

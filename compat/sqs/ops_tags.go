@@ -3,15 +3,7 @@ package sqs
 // maxTags is how many tags a queue holds.
 const maxTags = 50
 
-func (s *Service) tagQueue(c *call) (any, error) {
-	var in tagQueueInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) tagQueue(c *call, q *Queue, in *tagQueueInput) (any, error) {
 	if len(in.Tags) == 0 {
 		return nil, errMissingParameter("Tags")
 	}
@@ -32,15 +24,7 @@ func (s *Service) tagQueue(c *call) (any, error) {
 	return nil, nil
 }
 
-func (s *Service) untagQueue(c *call) (any, error) {
-	var in untagQueueInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
-	}
-	q, err := s.resolve(c, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) untagQueue(c *call, q *Queue, in *untagQueueInput) (any, error) {
 	if len(in.TagKeys) == 0 {
 		return nil, errMissingParameter("TagKeys")
 	}
@@ -52,11 +36,7 @@ func (s *Service) untagQueue(c *call) (any, error) {
 	return nil, nil
 }
 
-func (s *Service) listQueueTags(c *call) (any, error) {
-	q, err := s.addressedQueue(c)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) listQueueTags(_ *call, q *Queue, _ *queueURLInput) (any, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	tags := make(map[string]string, len(q.tags))

@@ -33,6 +33,12 @@ func decodeQueryInto(form url.Values, prefix string, v reflect.Value) error {
 		key := prefix + name
 		fv := v.Field(i)
 		switch {
+		case f.Anonymous && f.Type.Kind() == reflect.Struct:
+			// An embedded group of members (queueURLInput, messageInput):
+			// its members are the input's own, as in the JSON protocol.
+			if err := decodeQueryInto(form, prefix, fv); err != nil {
+				return err
+			}
 		case f.Type.Kind() == reflect.String:
 			fv.SetString(form.Get(key))
 		case f.Type == reflect.TypeOf((*string)(nil)):

@@ -12,10 +12,10 @@ import (
 // postForm sends a query-protocol request, as boto3 1.26 does, to path.
 func (h *harness) postForm(t *testing.T, path string, form url.Values) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.server.URL+path, strings.NewReader(form.Encode()))
+	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+account+"/20260301/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=x")
-	resp, err := h.server.Client().Do(req)
+	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,14 +25,13 @@ func (h *harness) postForm(t *testing.T, path string, form url.Values) (int, str
 }
 
 func TestQueryProtocolRoundTrip(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	status, body := h.postForm(t, "/", url.Values{"Action": {"CreateQueue"}, "Version": {"2012-11-05"}, "QueueName": {"legacy"},
 		"Attribute.1.Name": {"VisibilityTimeout"}, "Attribute.1.Value": {"40"}, "Tag.1.Key": {"team"}, "Tag.1.Value": {"a"}})
 	var created struct {
 		URL string `xml:"CreateQueueResult>QueueUrl"`
 	}
-	if status != 200 || xml.Unmarshal([]byte(body), &created) != nil || created.URL != h.server.URL+"/"+account+"/legacy" {
+	if status != 200 || xml.Unmarshal([]byte(body), &created) != nil || created.URL != h.Server.URL+"/"+account+"/legacy" {
 		t.Fatalf("CreateQueue: %d %s", status, body)
 	}
 	status, body = h.postForm(t, "/", url.Values{"Action": {"SendMessage"}, "QueueUrl": {created.URL}, "MessageBody": {"hi <there>"},
@@ -72,8 +71,7 @@ func TestQueryProtocolRoundTrip(t *testing.T) {
 }
 
 func TestQueryProtocolErrors(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	status, body := h.postForm(t, "/", url.Values{"Action": {"GetQueueUrl"}, "QueueName": {"nope"}})
 	var e struct {
 		Type string `xml:"Error>Type"`
@@ -89,12 +87,11 @@ func TestQueryProtocolErrors(t *testing.T) {
 }
 
 func TestJSONProtocolErrorShape(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.server.URL+"/", strings.NewReader(`{"QueueUrl":"http://x/000000000000/none"}`))
+	h := startTest(t)
+	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(`{"QueueUrl":"http://x/000000000000/none"}`))
 	req.Header.Set("X-Amz-Target", "AmazonSQS.PurgeQueue")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	resp, err := h.server.Client().Do(req)
+	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +102,9 @@ func TestJSONProtocolErrorShape(t *testing.T) {
 		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
 	}
 	for _, bad := range []string{`{`, `{"QueueUrl": 5}`} {
-		req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.server.URL+"/", strings.NewReader(bad))
+		req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(bad))
 		req.Header.Set("X-Amz-Target", "AmazonSQS.PurgeQueue")
-		resp, err := h.server.Client().Do(req)
+		resp, err := h.Server.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,11 +116,10 @@ func TestJSONProtocolErrorShape(t *testing.T) {
 }
 
 func TestUnknownJSONOperation(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.server.URL+"/", strings.NewReader(`{}`))
+	h := startTest(t)
+	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(`{}`))
 	req.Header.Set("X-Amz-Target", "AmazonSQS.Frobnicate")
-	resp, err := h.server.Client().Do(req)
+	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,14 +18,13 @@ var allOperations = []string{
 // TestBadInputIsAClientError: every operation, in both protocols, answers
 // malformed or incomplete input with a 4xx, never a 5xx.
 func TestBadInputIsAClientError(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	queue := h.createQueue("robust", nil)
 	bodies := []string{`{`, `[]`, `{}`, `{"QueueUrl":5}`, `{"QueueUrl":"` + queue + `","Entries":[{}],"MaxNumberOfMessages":99}`,
 		`{"QueueUrl":"` + queue + `","Attributes":{"Nope":"1"},"ReceiptHandle":"%%%","VisibilityTimeout":-1}`}
 	for _, op := range allOperations {
 		for _, body := range bodies {
-			req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.server.URL+"/", strings.NewReader(body))
+			req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(body))
 			req.Header.Set("X-Amz-Target", "AmazonSQS."+op)
 			check(t, h, req, op+" "+body)
 		}
@@ -34,7 +33,7 @@ func TestBadInputIsAClientError(t *testing.T) {
 			{"Action": {op}, "QueueUrl": {queue}, "MaxNumberOfMessages": {"x"}, "Attribute.1.Name": {"Nope"}, "Tag.1.Key": {""}},
 			{"Action": {op}, "QueueUrl": {queue}, "MessageAttribute.1.Name": {"a"}, "MessageAttribute.1.Value.BinaryValue": {"!!"}},
 		} {
-			req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.server.URL+"/", strings.NewReader(form.Encode()))
+			req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			check(t, h, req, op+" "+form.Encode())
 		}
@@ -43,7 +42,7 @@ func TestBadInputIsAClientError(t *testing.T) {
 
 func check(t *testing.T, h *harness, req *http.Request, what string) {
 	t.Helper()
-	resp, err := h.server.Client().Do(req)
+	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 func TestVisibilityTimeoutOnTheVirtualClock(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("vis", map[string]string{"VisibilityTimeout": "30"})
 	h.send(url, "m")
 	first := h.receive(url, 1)
@@ -24,7 +25,7 @@ func TestVisibilityTimeoutOnTheVirtualClock(t *testing.T) {
 	if got := h.receive(url, 1); len(got) != 0 {
 		t.Fatal("an in-flight message was received again")
 	}
-	h.clock.Advance(29 * time.Second)
+	h.Clock.Advance(29 * time.Second)
 	if got := h.receive(url, 1); len(got) != 0 {
 		t.Fatal("visible before its timeout")
 	}
@@ -34,20 +35,20 @@ func TestVisibilityTimeoutOnTheVirtualClock(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	h.clock.Advance(9 * time.Second)
+	h.Clock.Advance(9 * time.Second)
 	if got := h.receive(url, 1); len(got) != 0 {
 		t.Fatal("visible before the changed timeout")
 	}
-	h.clock.Advance(time.Second)
+	h.Clock.Advance(time.Second)
 	second := h.receive(url, 1)
 	if len(second) != 1 || second[0].Attributes["ApproximateReceiveCount"] != "2" ||
 		second[0].Attributes["ApproximateFirstReceiveTimestamp"] != fmt.Sprint(t0.UnixMilli()) {
 		t.Fatalf("second receive %+v", second)
 	}
 	// A per-receive VisibilityTimeout overrides the queue's.
-	h.clock.Advance(30 * time.Second)
+	h.Clock.Advance(30 * time.Second)
 	third := h.receive(url, 1, func(in *sqssdk.ReceiveMessageInput) { in.VisibilityTimeout = 5 })
-	h.clock.Advance(5 * time.Second)
+	h.Clock.Advance(5 * time.Second)
 	if len(third) != 1 || len(h.receive(url, 1)) != 1 {
 		t.Fatal("ReceiveMessage VisibilityTimeout 5 not applied")
 	}
@@ -59,31 +60,29 @@ func TestVisibilityTimeoutOnTheVirtualClock(t *testing.T) {
 }
 
 func TestDelayAndRetention(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("delay", map[string]string{"DelaySeconds": "10", "MessageRetentionPeriod": "60", "VisibilityTimeout": "5"})
 	h.send(url, "queue-delay")
 	h.send(url, "own-delay", func(in *sqssdk.SendMessageInput) { in.DelaySeconds = 20 })
 	if got := h.receive(url, 10); len(got) != 0 {
 		t.Fatalf("delayed messages received at once: %v", bodies(got))
 	}
-	h.clock.Advance(10 * time.Second)
+	h.Clock.Advance(10 * time.Second)
 	if got := h.receive(url, 10); !slices.Equal(bodies(got), []string{"queue-delay"}) {
 		t.Fatalf("after 10 s: %v", bodies(got))
 	}
-	h.clock.Advance(10 * time.Second)
+	h.Clock.Advance(10 * time.Second)
 	if got := h.receive(url, 10); len(got) != 2 {
 		t.Fatalf("after 20 s: %v", bodies(got))
 	}
-	h.clock.Advance(40 * time.Second) // 60 s after sending: past MessageRetentionPeriod
+	h.Clock.Advance(40 * time.Second) // 60 s after sending: past MessageRetentionPeriod
 	if got := h.receive(url, 10); len(got) != 0 {
 		t.Fatalf("messages outlived their retention: %v", bodies(got))
 	}
 }
 
 func TestRedriveAfterMaxReceiveCount(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	dlq := h.createQueue("orders-dlq", nil)
 	src := h.createQueue("orders", map[string]string{
 		"VisibilityTimeout": "30",
@@ -94,7 +93,7 @@ func TestRedriveAfterMaxReceiveCount(t *testing.T) {
 		if got := h.receive(src, 1); len(got) != 1 {
 			t.Fatalf("receive %d: nothing", i)
 		}
-		h.clock.Advance(30 * time.Second)
+		h.Clock.Advance(30 * time.Second)
 	}
 	if got := h.receive(src, 1); len(got) != 0 {
 		t.Fatalf("received a third time: %v", bodies(got))
@@ -108,8 +107,7 @@ func TestRedriveAfterMaxReceiveCount(t *testing.T) {
 }
 
 func TestFIFOGroupsOrderAndBlock(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("jobs.fifo", map[string]string{"FifoQueue": "true", "VisibilityTimeout": "30"})
 	send := func(group, body string) *sqssdk.SendMessageOutput {
 		return h.send(url, body, func(in *sqssdk.SendMessageInput) {
@@ -141,15 +139,14 @@ func TestFIFOGroupsOrderAndBlock(t *testing.T) {
 		t.Fatalf("after deleting a1, a2: %v", bodies(got))
 	}
 	// b1 was never deleted: after its timeout it comes back, first of b.
-	h.clock.Advance(30 * time.Second)
+	h.Clock.Advance(30 * time.Second)
 	if got := h.receive(url, 10); !slices.Equal(bodies(got), []string{"b1", "a3"}) {
 		t.Fatalf("after the timeout: %v", bodies(got))
 	}
 }
 
 func TestFIFODeduplication(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("dedup.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"})
 	group := func(in *sqssdk.SendMessageInput) { in.MessageGroupId = aws.String("g") }
 	a := h.send(url, "same", group)
@@ -158,7 +155,7 @@ func TestFIFODeduplication(t *testing.T) {
 		t.Fatalf("duplicate got a new message id")
 	}
 	h.send(url, "same", group, func(in *sqssdk.SendMessageInput) { in.MessageDeduplicationId = aws.String("explicit") })
-	h.clock.Advance(5 * time.Minute)
+	h.Clock.Advance(5 * time.Minute)
 	h.send(url, "same", group) // the interval is over: not a duplicate
 	got := h.receive(url, 10)
 	if len(got) != 3 {
@@ -166,39 +163,24 @@ func TestFIFODeduplication(t *testing.T) {
 	}
 	// FIFO queues refuse a missing group and a per-message delay.
 	_, err := h.client.SendMessage(ctx(t), &sqssdk.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String("x")})
-	if errorCode(err) != "MissingParameter" {
-		t.Fatalf("no group: %v", err)
-	}
+	facetest.WantAPIError(t, err, "MissingParameter", "")
 	plain := h.createQueue("plain.fifo", map[string]string{"FifoQueue": "true"})
 	_, err = h.client.SendMessage(ctx(t), &sqssdk.SendMessageInput{QueueUrl: aws.String(plain), MessageBody: aws.String("x"), MessageGroupId: aws.String("g")})
-	if errorCode(err) != "InvalidParameterValue" {
-		t.Fatalf("no deduplication id without content-based deduplication: %v", err)
-	}
+	facetest.WantAPIError(t, err, "InvalidParameterValue", "")
 }
 
 func TestMessageSizeLimit(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("big", nil)
 	h.send(url, strings.Repeat("x", 262144))
 	_, err := h.client.SendMessage(ctx(t), &sqssdk.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(strings.Repeat("x", 262145))})
-	if errorCode(err) != "InvalidParameterValue" {
-		t.Fatalf("257 KiB: %v", err)
-	}
+	facetest.WantAPIError(t, err, "InvalidParameterValue", "")
 }
 
 func TestLongPollWakesOnSend(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("poll", nil)
-	done := make(chan []types.Message, 1)
-	go func() {
-		out, err := h.client.ReceiveMessage(ctx(t), &sqssdk.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- out.Messages
-	}()
+	done := h.longPoll(url)
 	h.send(url, "hello")
 	start := time.Now()
 	got := <-done
@@ -211,19 +193,11 @@ func TestLongPollWakesOnSend(t *testing.T) {
 }
 
 func TestLongPollWakesWhenTheClockMakesAMessageVisible(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	url := h.createQueue("poll-delay", map[string]string{"DelaySeconds": "60"})
 	h.send(url, "later")
-	done := make(chan []types.Message, 1)
-	go func() {
-		out, err := h.client.ReceiveMessage(ctx(t), &sqssdk.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 20})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- out.Messages
-	}()
-	h.clock.Advance(time.Minute)
+	done := h.longPoll(url)
+	h.Clock.Advance(time.Minute)
 	if got := <-done; !slices.Equal(bodies(got), []string{"later"}) {
 		t.Fatalf("long poll returned %v", bodies(got))
 	}

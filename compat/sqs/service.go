@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
+	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
 // Service serves the SQS API over a Store.
@@ -110,7 +111,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return nil
 			}
 			if err := json.Unmarshal(body, v); err != nil {
-				return newError("SerializationException", "SerializationException", "The request body could not be parsed: %v", err)
+				return newError("SerializationException", "SerializationException", "The request body could not be parsed: %s.", jsonerr.Describe(err, v, nil))
 			}
 			return nil
 		}
@@ -154,26 +155,28 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// operations maps each action to its implementation.
+// operations maps each action to its implementation: first those that
+// name no queue, then those on the queue their QueueUrl names.
 var operations = map[string]func(*Service, *call) (any, error){
-	"CreateQueue":                  (*Service).createQueue,
-	"GetQueueUrl":                  (*Service).getQueueURL,
-	"GetQueueAttributes":           (*Service).getQueueAttributes,
-	"SetQueueAttributes":           (*Service).setQueueAttributes,
-	"ListQueues":                   (*Service).listQueues,
-	"DeleteQueue":                  (*Service).deleteQueue,
-	"PurgeQueue":                   (*Service).purgeQueue,
-	"SendMessage":                  (*Service).sendMessage,
-	"SendMessageBatch":             (*Service).sendMessageBatch,
-	"ReceiveMessage":               (*Service).receiveMessage,
-	"DeleteMessage":                (*Service).deleteMessage,
-	"DeleteMessageBatch":           (*Service).deleteMessageBatch,
-	"ChangeMessageVisibility":      (*Service).changeMessageVisibility,
-	"ChangeMessageVisibilityBatch": (*Service).changeMessageVisibilityBatch,
-	"TagQueue":                     (*Service).tagQueue,
-	"UntagQueue":                   (*Service).untagQueue,
-	"ListQueueTags":                (*Service).listQueueTags,
-	"ListDeadLetterSourceQueues":   (*Service).listDeadLetterSourceQueues,
+	"CreateQueue": (*Service).createQueue,
+	"GetQueueUrl": (*Service).getQueueURL,
+	"ListQueues":  (*Service).listQueues,
+
+	"GetQueueAttributes":           onQueue((*Service).getQueueAttributes),
+	"SetQueueAttributes":           onQueue((*Service).setQueueAttributes),
+	"DeleteQueue":                  onQueue((*Service).deleteQueue),
+	"PurgeQueue":                   onQueue((*Service).purgeQueue),
+	"SendMessage":                  onQueue((*Service).sendMessage),
+	"SendMessageBatch":             onQueue((*Service).sendMessageBatch),
+	"ReceiveMessage":               onQueue((*Service).receiveMessage),
+	"DeleteMessage":                onQueue((*Service).deleteMessage),
+	"DeleteMessageBatch":           onQueue((*Service).deleteMessageBatch),
+	"ChangeMessageVisibility":      onQueue((*Service).changeMessageVisibility),
+	"ChangeMessageVisibilityBatch": onQueue((*Service).changeMessageVisibilityBatch),
+	"TagQueue":                     onQueue((*Service).tagQueue),
+	"UntagQueue":                   onQueue((*Service).untagQueue),
+	"ListQueueTags":                onQueue((*Service).listQueueTags),
+	"ListDeadLetterSourceQueues":   onQueue((*Service).listDeadLetterSourceQueues),
 }
 
 // baseURL is the scheme and host the client reached, which queue URLs are

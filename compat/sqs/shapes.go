@@ -11,9 +11,20 @@ type createQueueInput struct {
 	Tags       map[string]string `json:"tags" q:"Tag"`
 }
 
+// queueURLInput names the queue an operation acts on. The inputs of every
+// operation on one queue embed it, so that onQueue finds it.
 type queueURLInput struct {
 	QueueUrl string //nolint:revive // the wire name
 }
+
+func (in *queueURLInput) queueURL() string { return in.QueueUrl }
+
+// batchEntryID is the Id that names a batch entry in the answer.
+type batchEntryID struct {
+	Id string //nolint:revive // the wire name
+}
+
+func (e batchEntryID) entryID() string { return e.Id }
 
 type getQueueURLInput struct {
 	QueueName              *string
@@ -21,12 +32,12 @@ type getQueueURLInput struct {
 }
 
 type getQueueAttributesInput struct {
-	QueueUrl       string   //nolint:revive // the wire name
+	queueURLInput
 	AttributeNames []string `q:"AttributeName"`
 }
 
 type setQueueAttributesInput struct {
-	QueueUrl   string            //nolint:revive // the wire name
+	queueURLInput
 	Attributes map[string]string `q:"Attribute"`
 }
 
@@ -36,33 +47,34 @@ type listQueuesInput struct {
 	MaxResults      *int
 }
 
-type sendMessageInput struct {
-	QueueUrl                string //nolint:revive // the wire name
+// messageInput is one message to send, as SendMessage and each entry of
+// SendMessageBatch carry it.
+type messageInput struct {
 	MessageBody             *string
 	DelaySeconds            *int
 	MessageAttributes       map[string]AttributeValue `q:"MessageAttribute"`
 	MessageSystemAttributes map[string]AttributeValue `q:"MessageSystemAttribute"`
 	MessageGroupId          string                    //nolint:revive // the wire name
 	MessageDeduplicationId  string                    //nolint:revive // the wire name
+}
+
+type sendMessageInput struct {
+	queueURLInput
+	messageInput
 }
 
 type sendBatchEntry struct {
-	Id                      string //nolint:revive // the wire name
-	MessageBody             *string
-	DelaySeconds            *int
-	MessageAttributes       map[string]AttributeValue `q:"MessageAttribute"`
-	MessageSystemAttributes map[string]AttributeValue `q:"MessageSystemAttribute"`
-	MessageGroupId          string                    //nolint:revive // the wire name
-	MessageDeduplicationId  string                    //nolint:revive // the wire name
+	batchEntryID
+	messageInput
 }
 
 type sendMessageBatchInput struct {
-	QueueUrl string           //nolint:revive // the wire name
-	Entries  []sendBatchEntry `q:"SendMessageBatchRequestEntry"`
+	queueURLInput
+	Entries []sendBatchEntry `q:"SendMessageBatchRequestEntry"`
 }
 
 type receiveMessageInput struct {
-	QueueUrl                    string   //nolint:revive // the wire name
+	queueURLInput
 	AttributeNames              []string `q:"AttributeName"`
 	MessageSystemAttributeNames []string `q:"MessageSystemAttributeName"`
 	MessageAttributeNames       []string `q:"MessageAttributeName"`
@@ -73,49 +85,54 @@ type receiveMessageInput struct {
 }
 
 type deleteMessageInput struct {
-	QueueUrl      string //nolint:revive // the wire name
+	queueURLInput
 	ReceiptHandle string
 }
 
 type deleteBatchEntry struct {
-	Id            string //nolint:revive // the wire name
+	batchEntryID
 	ReceiptHandle string
 }
 
 type deleteMessageBatchInput struct {
-	QueueUrl string             //nolint:revive // the wire name
-	Entries  []deleteBatchEntry `q:"DeleteMessageBatchRequestEntry"`
+	queueURLInput
+	Entries []deleteBatchEntry `q:"DeleteMessageBatchRequestEntry"`
+}
+
+// visibilityChange is one message's new visibility timeout, as
+// ChangeMessageVisibility and each entry of its batch carry it.
+type visibilityChange struct {
+	ReceiptHandle     string
+	VisibilityTimeout *int
 }
 
 type changeVisibilityInput struct {
-	QueueUrl          string //nolint:revive // the wire name
-	ReceiptHandle     string
-	VisibilityTimeout *int
+	queueURLInput
+	visibilityChange
 }
 
 type changeVisibilityBatchEntry struct {
-	Id                string //nolint:revive // the wire name
-	ReceiptHandle     string
-	VisibilityTimeout *int
+	batchEntryID
+	visibilityChange
 }
 
 type changeVisibilityBatchInput struct {
-	QueueUrl string                       //nolint:revive // the wire name
-	Entries  []changeVisibilityBatchEntry `q:"ChangeMessageVisibilityBatchRequestEntry"`
+	queueURLInput
+	Entries []changeVisibilityBatchEntry `q:"ChangeMessageVisibilityBatchRequestEntry"`
 }
 
 type tagQueueInput struct {
-	QueueUrl string            //nolint:revive // the wire name
-	Tags     map[string]string `q:"Tag"`
+	queueURLInput
+	Tags map[string]string `q:"Tag"`
 }
 
 type untagQueueInput struct {
-	QueueUrl string   //nolint:revive // the wire name
-	TagKeys  []string `q:"TagKey"`
+	queueURLInput
+	TagKeys []string `q:"TagKey"`
 }
 
 type listDeadLetterSourcesInput struct {
-	QueueUrl   string //nolint:revive // the wire name
+	queueURLInput
 	NextToken  string
 	MaxResults *int
 }
@@ -139,11 +156,15 @@ type listQueuesOutput struct {
 	NextToken string   `json:",omitempty"`
 }
 
-func (o listQueuesOutput) writeXML(w *xmlWriter) {
-	for _, u := range o.QueueUrls {
+func (o listQueuesOutput) writeXML(w *xmlWriter) { writeQueueURLs(w, o.QueueUrls, o.NextToken) }
+
+// writeQueueURLs renders a page of queue URLs (ListQueues,
+// ListDeadLetterSourceQueues) in the query protocol.
+func writeQueueURLs(w *xmlWriter, urls []string, next string) {
+	for _, u := range urls {
 		w.elem("QueueUrl", u)
 	}
-	w.optional("NextToken", o.NextToken)
+	w.optional("NextToken", next)
 }
 
 type deadLetterSourcesOutput struct {
@@ -151,12 +172,7 @@ type deadLetterSourcesOutput struct {
 	NextToken string   `json:",omitempty"`
 }
 
-func (o deadLetterSourcesOutput) writeXML(w *xmlWriter) {
-	for _, u := range o.QueueUrls {
-		w.elem("QueueUrl", u)
-	}
-	w.optional("NextToken", o.NextToken)
-}
+func (o deadLetterSourcesOutput) writeXML(w *xmlWriter) { writeQueueURLs(w, o.QueueUrls, o.NextToken) }
 
 type sendMessageOutput struct {
 	MessageId              string //nolint:revive // the wire name
@@ -173,15 +189,12 @@ func (o sendMessageOutput) writeXML(w *xmlWriter) {
 }
 
 type sendBatchResultEntry struct {
-	Id                     string //nolint:revive // the wire name
-	MessageId              string //nolint:revive // the wire name
-	MD5OfMessageBody       string
-	MD5OfMessageAttributes string `json:",omitempty"`
-	SequenceNumber         string `json:",omitempty"`
+	batchEntryID
+	sendMessageOutput
 }
 
 type batchErrorEntry struct {
-	Id          string //nolint:revive // the wire name
+	batchEntryID
 	Code        string
 	Message     string
 	SenderFault bool
@@ -207,24 +220,17 @@ func (o sendMessageBatchOutput) writeXML(w *xmlWriter) {
 	for _, s := range o.Successful {
 		w.open("SendMessageBatchResultEntry")
 		w.elem("Id", s.Id)
-		w.elem("MessageId", s.MessageId)
-		w.elem("MD5OfMessageBody", s.MD5OfMessageBody)
-		w.optional("MD5OfMessageAttributes", s.MD5OfMessageAttributes)
-		w.optional("SequenceNumber", s.SequenceNumber)
+		s.sendMessageOutput.writeXML(w)
 		w.close("SendMessageBatchResultEntry")
 	}
 	writeBatchErrors(w, o.Failed)
-}
-
-type idEntry struct {
-	Id string //nolint:revive // the wire name
 }
 
 // idBatchOutput answers DeleteMessageBatch and
 // ChangeMessageVisibilityBatch; entryTag is the query protocol's element
 // for a success.
 type idBatchOutput struct {
-	Successful []idEntry
+	Successful []batchEntryID
 	Failed     []batchErrorEntry
 	entryTag   string
 }

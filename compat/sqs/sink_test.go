@@ -13,8 +13,7 @@ import (
 )
 
 func TestSinkWritesCreateTheQueueTheAPIShows(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	arn := "arn:aws:sqs:us-east-1:" + account + ":targets.fifo"
 	for _, id := range []string{"e1", "e1", "e2"} { // e1 twice: a retried send is a duplicate
 		if err := h.store.Write(context.Background(), engine.DeadLetter{Destination: arn, Body: []byte(`{"id":"` + id + `"}`),
@@ -47,8 +46,7 @@ func TestSinkWritesCreateTheQueueTheAPIShows(t *testing.T) {
 }
 
 func TestWaitForWaitsForAQueueNotYetCreated(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
+	h := startTest(t)
 	arn := "arn:aws:sqs:us-east-1:" + account + ":later"
 	done := make(chan int, 1)
 	go func() {

@@ -13,9 +13,11 @@ import (
 	"strings"
 )
 
-// Describe explains err, an error of encoding/json, in a sentence without
-// a trailing period. kind names what a Go type accepts; nil means Kind.
-func Describe(err error, kind func(reflect.Type) string) string {
+// Describe explains err, an error of encoding/json decoding into, in a
+// sentence without a trailing period. into (may be nil) lets the member's
+// path be written as on the wire (see Path); kind names what a Go type
+// accepts, nil meaning Kind.
+func Describe(err error, into any, kind func(reflect.Type) string) string {
 	if kind == nil {
 		kind = Kind
 	}
@@ -24,8 +26,7 @@ func Describe(err error, kind func(reflect.Type) string) string {
 	switch {
 	case errors.As(err, &te):
 		got, _, _ := strings.Cut(te.Value, " ") // "number 1e300" is a number
-		// An embedded struct's fields come with a leading dot.
-		if path := strings.Trim(te.Field, "."); path != "" {
+		if path := Path(reflect.TypeOf(into), strings.Trim(te.Field, ".")); path != "" {
 			return fmt.Sprintf("member '%s' must be %s, not a JSON %s", path, kind(te.Type), got)
 		}
 		return fmt.Sprintf("the body must be %s, not a JSON %s", kind(te.Type), got)
@@ -67,4 +68,46 @@ func Kind(t reflect.Type) string {
 		return "a number"
 	}
 	return "another kind of value"
+}
+
+// Path turns the path encoding/json gives a type error (field, decoding into
+// a value of type t) into the path of members on the wire: Go's path also
+// names each embedded struct a member was promoted from (a group of members
+// several shapes share), which is no member on the wire. With t nil, field
+// is returned as it is.
+func Path(t reflect.Type, field string) string {
+	if t == nil || field == "" {
+		return field
+	}
+	var members []string
+	for _, name := range strings.Split(field, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			members, t = append(members, name), nil
+			continue
+		}
+		if f, ok := t.FieldByName(name); ok && f.Anonymous && f.Tag.Get("json") == "" {
+			t = f.Type
+			continue
+		}
+		members, t = append(members, name), memberType(t, name)
+	}
+	return strings.Join(members, ".")
+}
+
+// memberType is the type of the member of struct t named name on the wire,
+// nil when there is none.
+func memberType(t reflect.Type, name string) reflect.Type {
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous || !f.IsExported() {
+			continue
+		}
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && f.Name == name) {
+			return f.Type
+		}
+	}
+	return nil
 }

@@ -43,7 +43,7 @@ func TestDescribe(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: decoded without error", tc.body)
 		}
-		got := jsonerr.Describe(err, nil)
+		got := jsonerr.Describe(err, &v, nil)
 		if got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.body, got, tc.want)
 		}
@@ -58,10 +58,10 @@ func TestDescribeUnknownFieldAndDecoderEOF(t *testing.T) {
 	dec := json.NewDecoder(bytes.NewReader([]byte(`{"by":"1h"}`)))
 	dec.DisallowUnknownFields()
 	var v body
-	if got, want := jsonerr.Describe(dec.Decode(&v), nil), `the body has a member "by", which this request does not take`; got != want {
+	if got, want := jsonerr.Describe(dec.Decode(&v), &v, nil), `the body has a member "by", which this request does not take`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := jsonerr.Describe(json.NewDecoder(bytes.NewReader(nil)).Decode(&v), nil), "the body is not valid JSON: it ends too early"; got != want {
+	if got, want := jsonerr.Describe(json.NewDecoder(bytes.NewReader(nil)).Decode(&v), &v, nil), "the body is not valid JSON: it ends too early"; got != want {
 		t.Errorf("empty body: got %q, want %q", got, want)
 	}
 }
@@ -82,7 +82,37 @@ func TestDescribeWithOwnKinds(t *testing.T) {
 		}
 		return jsonerr.Kind(t)
 	}
-	if got := jsonerr.Describe(err, kind); !strings.Contains(got, "must be a timestamp") {
+	if got := jsonerr.Describe(err, &v, kind); !strings.Contains(got, "must be a timestamp") {
 		t.Errorf("got %q", got)
+	}
+}
+
+type group struct {
+	Delay int `json:"DelaySeconds"`
+}
+
+type withGroup struct {
+	group
+	Entries []struct {
+		group
+	} `json:"Entries"`
+}
+
+// A member promoted from an embedded group is named by its wire path, not
+// with the group's Go name in it.
+func TestPathDropsEmbeddedGroups(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		`{"DelaySeconds":"x"}`:               "member 'DelaySeconds' must be an integer, not a JSON string",
+		`{"Entries":[{"DelaySeconds":true}]}`: "member 'Entries.DelaySeconds' must be an integer, not a JSON bool",
+	} {
+		var v withGroup
+		err := json.Unmarshal([]byte(body), &v)
+		if err == nil {
+			t.Fatalf("%s decoded", body)
+		}
+		if got := jsonerr.Describe(err, &v, nil); got != want {
+			t.Errorf("%s: got %q, want %q", body, got, want)
+		}
 	}
 }

@@ -107,3 +107,41 @@ func TestTimestampMemberOfWrongType(t *testing.T) {
 		}
 	}
 }
+
+// A member of a group of members that shapes share (an embedded struct) is
+// named as the wire names it, without the group.
+func TestMemberOfEmbeddedGroupOfWrongType(t *testing.T) {
+	t.Parallel()
+	var in struct {
+		Targets []struct {
+			Id *string
+			TargetInvocation
+			TargetDelivery
+		}
+	}
+	for body, want := range map[string]string{
+		`{"Targets":[{"Arn":5}]}`:                                    "The value of member Targets.Arn is not of type string.",
+		`{"Targets":[{"RetryPolicy":{"MaximumRetryAttempts":"x"}}]}`: "The value of member Targets.RetryPolicy.MaximumRetryAttempts is not of type integer.",
+		`{"Targets":[{"Id":[]}]}`:                                    "The value of member Targets.Id is not of type string.",
+	} {
+		err := Decode([]byte(body), &in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want it to contain %q", body, err, want)
+		}
+	}
+}
+
+func TestRequireRecordsOnlyMissingMembers(t *testing.T) {
+	t.Parallel()
+	var v Violations
+	name := "x"
+	Require(&v, &name, "name")
+	if v.Err() != nil {
+		t.Fatalf("a member that is set: %v", v.Err())
+	}
+	Require(&v, (*int32)(nil), "limit")
+	want := "1 validation error detected: Value null at 'limit' failed to satisfy constraint: Member must not be null"
+	if err := v.Err(); err == nil || err.(*Error).Message != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}

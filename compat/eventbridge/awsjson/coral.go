@@ -28,6 +28,13 @@ func (v *Violations) Required(path string) {
 	v.Add(nil, path, "Member must not be null")
 }
 
+// Require records the member at path as missing when value is nil.
+func Require[T any](v *Violations, value *T, path string) {
+	if value == nil {
+		v.Required(path)
+	}
+}
+
 // Err returns the ValidationException for what was collected, or nil.
 func (v *Violations) Err() error {
 	switch n := len(v.items); n {

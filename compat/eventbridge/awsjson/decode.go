@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+
+	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
 // Decode reads a request body into v. An empty body counts as {}, as the
@@ -26,7 +29,8 @@ func Decode(body []byte, v any) error {
 			if IsTimestamp(typeErr.Type) {
 				kind = "timestamp"
 			}
-			return NewError(CodeSerialization, fmt.Sprintf("The value of member %s is not of type %s.", typeErr.Field, kind))
+			member := jsonerr.Path(reflect.TypeOf(v), typeErr.Field)
+			return NewError(CodeSerialization, fmt.Sprintf("The value of member %s is not of type %s.", member, kind))
 		}
 		return NewError(CodeSerialization, "The request body is not valid JSON: "+err.Error())
 	}

@@ -59,22 +59,15 @@ func (s *Service) describeEventBus(sc scope, in *nameInput) (eventBusShape, erro
 func (s *Service) listEventBuses(sc scope, in *listEventBusesInput) (listEventBusesOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.scopes[sc]
-	var names []string
-	if st != nil {
-		for n := range st.buses {
-			names = append(names, n)
-		}
+	var buses map[string]*eventBus
+	if st := s.scopes[sc]; st != nil {
+		buses = st.buses
 	}
-	selected, next, err := page(names, in.NamePrefix, in.NextToken, in.MaxResults)
+	items, next, err := listPage(buses, nil, in.pageInput, describeBus)
 	if err != nil {
 		return listEventBusesOutput{}, err
 	}
-	out := listEventBusesOutput{EventBuses: make([]eventBusShape, 0, len(selected)), NextToken: next}
-	for _, n := range selected {
-		out.EventBuses = append(out.EventBuses, describeBus(st.buses[n]))
-	}
-	return out, nil
+	return listEventBusesOutput{EventBuses: items, NextToken: next}, nil
 }
 
 // deleteEventBus refuses while subscribers remain, so deleting a bus never
@@ -142,8 +135,7 @@ func describeBus(b *eventBus) eventBusShape {
 		Name:                     b.name,
 		Description:              b.description,
 		RetentionPeriodInSeconds: int64(b.retention / time.Second),
-		CreationTime:             newWireTime(b.created),
-		LastModifiedTime:         newWireTime(b.modified),
+		wireTimes:                newWireTimes(b.created, b.modified),
 	}
 }
 

@@ -71,25 +71,17 @@ func (s *Service) listSubscribers(sc scope, in *listSubscribersInput) (listSubsc
 		}
 		onBus, sc = b, scope{account: b.account, region: b.region}
 	}
-	st := s.scopes[sc]
-	var names []string
-	if st != nil {
-		for n, sub := range st.subscribers {
-			if onBus == nil || sub.bus == onBus {
-				names = append(names, n)
-			}
-		}
+	var subscribers map[string]*subscriber
+	if st := s.scopes[sc]; st != nil {
+		subscribers = st.subscribers
 	}
-	selected, next, err := page(names, in.NamePrefix, in.NextToken, in.MaxResults)
+	onTheBus := func(sub *subscriber) bool { return onBus == nil || sub.bus == onBus }
+	describe := func(sub *subscriber) subscriberShape { return sub.config().describe(sub) }
+	items, next, err := listPage(subscribers, onTheBus, in.pageInput, describe)
 	if err != nil {
 		return listSubscribersOutput{}, err
 	}
-	out := listSubscribersOutput{Subscribers: make([]subscriberShape, 0, len(selected)), NextToken: next}
-	for _, n := range selected {
-		sub := st.subscribers[n]
-		out.Subscribers = append(out.Subscribers, sub.config().describe(sub))
-	}
-	return out, nil
+	return listSubscribersOutput{Subscribers: items, NextToken: next}, nil
 }
 
 func (s *Service) updateSubscriber(sc scope, in *updateSubscriberInput) (subscriberShape, error) {
@@ -128,9 +120,7 @@ func (s *Service) deleteSubscriber(sc scope, in *nameInput) (emptyOutput, error)
 // subscriberLocked finds a subscriber by name or ARN.
 func (s *Service) subscriberLocked(sc scope, nameOrARN *string) (*subscriber, error) {
 	var v awsjson.Violations
-	if nameOrARN == nil {
-		v.Required("name")
-	}
+	awsjson.Require(&v, nameOrARN, "name")
 	checkLength(&v, nameOrARN, "name", 1, maxTargetArnLen)
 	if err := v.Err(); err != nil {
 		return nil, err

@@ -9,8 +9,7 @@ import (
 )
 
 func TestEB_D1_EventBusLifecycle(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	var created eventBusShape
 	h.mustCall("CreateEventBus", m{"Name": "orders", "Description": "order events", "RetentionPeriodInSeconds": 3600}, &created)
 	if !strings.HasPrefix(created.EventBusArn, "arn:aws:events:us-east-1:111122223333:event-busv2/orders/") {
@@ -71,8 +70,7 @@ func TestEB_D1_EventBusLifecycle(t *testing.T) {
 }
 
 func TestEB_D1_SubscriberLifecycle(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	bus := h.createBus("orders")
 	created := h.createSubscriber(m{
 		"Name": "large-orders", "EventBusArn": bus, "Description": "big ones",
@@ -130,8 +128,7 @@ func TestEB_D1_SubscriberLifecycle(t *testing.T) {
 // TestEB2_EB_D1_Validation checks that every limit is enforced on the
 // server with a message that names the member and the rule.
 func TestEB2_EB_D1_Validation(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	bus := h.createBus("orders")
 	base := func(extra m) m {
 		in := m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": "https://example.com/x"}}
@@ -201,8 +198,7 @@ func TestEB2_EB_D1_Validation(t *testing.T) {
 // TestEB_D1_BadInputNeverPanicsNever5xx throws malformed and mistyped
 // bodies at every operation: each gets a 4xx AWS error.
 func TestEB_D1_BadInputNeverPanicsNever5xx(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	bus := h.createBus("orders")
 	bodies := []string{
 		``, `null`, `[]`, `"x"`, `42`, `{`, `{"Name":`, `{"Name":1}`, `{"Name":null}`, `{"Name":{}}`, `{"Name":[]}`,
@@ -238,8 +234,7 @@ func TestEB_D1_BadInputNeverPanicsNever5xx(t *testing.T) {
 }
 
 func TestEB_D1_PutEventsPerEntryResults(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	bus := h.createBus("orders")
 	var out putEventsOutput
 	h.mustCall("PutEvents", m{"Entries": []m{
@@ -271,8 +266,7 @@ func TestEB_D1_PutEventsPerEntryResults(t *testing.T) {
 // TestEB_D1_DeduplicationId checks that a repeated DeduplicationId within
 // the window gets the first event's id and is delivered once.
 func TestEB_D1_DeduplicationId(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	bus := h.createBus("orders")
 	sub := h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": "arn:aws:lambda:us-east-1:111122223333:function:f"}})
 	first := h.put(bus, m{"DeduplicationId": "order-1"})
@@ -289,8 +283,7 @@ func TestEB_D1_DeduplicationId(t *testing.T) {
 }
 
 func TestEB_D1_AccountAndRegionFromSignature(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	c := *h.api
 	c.account, c.region = "AKIDEXAMPLE", "eu-west-1"
 	var out eventBusShape
@@ -308,8 +301,7 @@ func TestEB_D1_AccountAndRegionFromSignature(t *testing.T) {
 // TestEB_D1_OtherTargetsOnSlashUntouched checks the header matcher: a
 // request to "/" with another X-Amz-Target is not answered by this face.
 func TestEB_D1_OtherTargetsOnSlashUntouched(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	for _, target := range []string{"AWSEvents.PutRule", "AWSEventsV2", "AmazonSQS.SendMessage", ""} {
 		req, _ := http.NewRequest(http.MethodPost, h.api.url+"/", strings.NewReader(`{}`))
 		if target != "" {
@@ -330,8 +322,7 @@ func TestEB_D1_OtherTargetsOnSlashUntouched(t *testing.T) {
 // receives follow SQS's character rule; a CR LF, NUL or space is refused
 // per entry, not accepted and failed at delivery.
 func TestEB_D1_GroupAndDeduplicationIdCharacters(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	bus := h.createBus("orders")
 	entry := func(field, v string) m {
 		return m{"EventBusArn": bus, "Source": "s", "DetailType": "d", "Detail": `{}`, field: v}

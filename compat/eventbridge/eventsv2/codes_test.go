@@ -91,10 +91,7 @@ func TestEB8_ExecutionTimeoutOnTheClock(t *testing.T) {
 }
 
 func TestEB8_InputAndTransformer(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
-	target := newHTTPTarget(t, h.clock, always(200, ""))
-	bus := h.createBus("orders")
+	h, target, bus := startWithTarget(t, always(200, ""))
 	h.oneShotSubscriber(bus, "input", target.url, m{"InvokeConfiguration": m{"TargetArn": target.url, "Input": "$.detail"}})
 	_, missingDLQ := h.oneShotSubscriber(bus, "missing", target.url, m{"InvokeConfiguration": m{"TargetArn": target.url, "Input": "$.detail.total"}})
 	h.oneShotSubscriber(bus, "transformed", target.url, m{"InvokeConfiguration": m{"TargetArn": target.url,
@@ -125,8 +122,7 @@ func TestEB8_InputAndTransformer(t *testing.T) {
 // accepted events count as delivered and only the refused one is retried
 // and recorded.
 func TestEB8_PartialBatchFailure(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	// The target refuses the event whose detail is {"n":1}, wherever it is.
 	target := newHTTPTarget(t, h.clock, func(r targetRequest) (int, string) {
 		var events []struct {
@@ -172,8 +168,7 @@ func TestEB8_PartialBatchFailure(t *testing.T) {
 }
 
 func TestEB8_LoopDetectedAndBusTargets(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	a := h.createBus("a")
 	b := h.createBus("b")
 	lambda := "arn:aws:lambda:us-east-1:111122223333:function:f"
@@ -198,8 +193,7 @@ func TestEB8_LoopDetectedAndBusTargets(t *testing.T) {
 // TestEB8_FaultRulesNameAnyCode: codes a target cannot produce here come
 // from the engine's fault rules, by outcome or by status.
 func TestEB8_FaultRulesNameAnyCode(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	lambda := "arn:aws:lambda:us-east-1:111122223333:function:f"
 	bus := h.createBus("orders")
 	assume := cantAssumeRoleMessage("arn:aws:iam::111122223333:role/EventBusDeliveryRole")
@@ -237,8 +231,7 @@ func TestEB8_FaultRulesNameAnyCode(t *testing.T) {
 }
 
 func TestEB7_ErrorMessageCutAt1024Characters(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	long := strings.Repeat("é", 3000)
 	target := newHTTPTarget(t, h.clock, always(400, `{"message":"`+long+`"}`))
 	bus := h.createBus("orders")

@@ -108,17 +108,18 @@ func (c *subscriberConfig) describe(sub *subscriber) subscriberShape {
 		EventBusArn:      sub.bus.arn,
 		Description:      c.description,
 		StartingPosition: c.startingPosition,
-		InvokeConfiguration: &invokeConfigurationShape{
-			TargetArn:                ptr(c.invoke.targetArn),
-			InvocationTimeoutSeconds: ptr(int32(c.invoke.timeout / time.Second)),
-			MaxBatchSize:             ptr(int32(c.invoke.maxBatch)),
+		subscriberSettings: subscriberSettings{
+			InvokeConfiguration: &invokeConfigurationShape{
+				TargetArn:                ptr(c.invoke.targetArn),
+				InvocationTimeoutSeconds: ptr(int32(c.invoke.timeout / time.Second)),
+				MaxBatchSize:             ptr(int32(c.invoke.maxBatch)),
+			},
+			RetryPolicy: &retryPolicyShape{
+				MaxRetryAttempts:     ptr(int32(c.maxRetries)),
+				MaxEventAgeInSeconds: ptr(int32(c.maxAge / time.Second)),
+			},
 		},
-		RetryPolicy: &retryPolicyShape{
-			MaxRetryAttempts:     ptr(int32(c.maxRetries)),
-			MaxEventAgeInSeconds: ptr(int32(c.maxAge / time.Second)),
-		},
-		CreationTime:     newWireTime(sub.created),
-		LastModifiedTime: newWireTime(sub.modified),
+		wireTimes: newWireTimes(sub.created, sub.modified),
 	}
 	inv := out.InvokeConfiguration
 	if c.invoke.roleArn != "" {

@@ -19,20 +19,12 @@ import (
 func newSubscriberConfig(in *createSubscriberInput) (*subscriberConfig, error) {
 	var v awsjson.Violations
 	checkName(&v, in.Name, "name", 64)
-	if in.EventBusArn == nil {
-		v.Required("eventBusArn")
-	}
+	awsjson.Require(&v, in.EventBusArn, "eventBusArn")
 	checkLength(&v, in.EventBusArn, "eventBusArn", 1, maxTargetArnLen)
 	checkLength(&v, in.Description, "description", 0, maxDescriptionLen)
 	checkEnum(&v, in.StartingPosition, "startingPosition", StartingLatest, StartingPointInTime)
 	checkPointInTime(&v, in.PointInTimeConfiguration)
-	checkFilters(&v, in.FilterConfiguration)
-	if in.InvokeConfiguration == nil {
-		v.Required("invokeConfiguration")
-	}
-	checkInvoke(&v, in.InvokeConfiguration)
-	checkRetry(&v, in.RetryPolicy)
-	checkOnFailure(&v, in.OnFailureConfiguration)
+	in.check(&v, true)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -62,15 +54,8 @@ func newSubscriberConfig(in *createSubscriberInput) (*subscriberConfig, error) {
 		}
 		cfg.window = w
 	}
-	if err := applyUpdates(cfg, in.InvokeConfiguration, in.RetryPolicy, in.OnFailureConfiguration); err != nil {
+	if err := in.apply(cfg); err != nil {
 		return nil, err
-	}
-	if in.FilterConfiguration != nil {
-		filters, err := compileFilters(in.FilterConfiguration)
-		if err != nil {
-			return nil, err
-		}
-		cfg.filters = filters
 	}
 	return cfg, nil
 }
@@ -79,15 +64,10 @@ func newSubscriberConfig(in *createSubscriberInput) (*subscriberConfig, error) {
 // subscriber's current settings: members given replace, the others stay.
 func updatedSubscriberConfig(cur *subscriberConfig, in *updateSubscriberInput) (*subscriberConfig, error) {
 	var v awsjson.Violations
-	if in.Name == nil {
-		v.Required("name")
-	}
+	awsjson.Require(&v, in.Name, "name")
 	checkLength(&v, in.Name, "name", 1, maxTargetArnLen)
 	checkLength(&v, in.Description, "description", 0, maxDescriptionLen)
-	checkFilters(&v, in.FilterConfiguration)
-	checkInvoke(&v, in.InvokeConfiguration)
-	checkRetry(&v, in.RetryPolicy)
-	checkOnFailure(&v, in.OnFailureConfiguration)
+	in.check(&v, false)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -95,17 +75,38 @@ func updatedSubscriberConfig(cur *subscriberConfig, in *updateSubscriberInput) (
 	if in.Description != nil {
 		next.description = *in.Description
 	}
-	if err := applyUpdates(&next, in.InvokeConfiguration, in.RetryPolicy, in.OnFailureConfiguration); err != nil {
+	if err := in.apply(&next); err != nil {
 		return nil, err
+	}
+	return &next, nil
+}
+
+// check applies the member checks of the settings; CreateSubscriber
+// requires an InvokeConfiguration, UpdateSubscriber does not.
+func (in *subscriberSettings) check(v *awsjson.Violations, invokeRequired bool) {
+	checkFilters(v, in.FilterConfiguration)
+	if invokeRequired && in.InvokeConfiguration == nil {
+		v.Required("invokeConfiguration")
+	}
+	checkInvoke(v, in.InvokeConfiguration)
+	checkRetry(v, in.RetryPolicy)
+	checkOnFailure(v, in.OnFailureConfiguration)
+}
+
+// apply sets the settings given in cfg: the invoke, retry and dead-letter
+// settings (applyUpdates), then the filters' compiled patterns.
+func (in *subscriberSettings) apply(cfg *subscriberConfig) error {
+	if err := applyUpdates(cfg, in.InvokeConfiguration, in.RetryPolicy, in.OnFailureConfiguration); err != nil {
+		return err
 	}
 	if in.FilterConfiguration != nil {
 		filters, err := compileFilters(in.FilterConfiguration)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		next.filters = filters
+		cfg.filters = filters
 	}
-	return &next, nil
+	return nil
 }
 
 // applyUpdates sets the invoke, retry and dead-letter settings that are

@@ -13,10 +13,7 @@ import (
 // TestEB6_EveryFailureIsRetriedFirst: unlike classic targets, a 4xx is
 // retried under the policy before it reaches the queue.
 func TestEB6_EveryFailureIsRetriedFirst(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
-	target := newHTTPTarget(t, h.clock, always(400, `{"message":"bad"}`))
-	bus := h.createBus("orders")
+	h, target, bus := startWithTarget(t, always(400, `{"message":"bad"}`))
 	h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url},
 		"RetryPolicy": m{"MaxRetryAttempts": 2}, "OnFailureConfiguration": m{"Arn": memoryDLQ}})
 	h.put(bus, m{})
@@ -129,11 +126,10 @@ func TestEB2_JitterIsSeededAndBounded(t *testing.T) {
 // TestEB6_InternalFailuresRetriedWithoutLimitNeverRecorded: failures of
 // GridBridge itself ignore both limits and never produce a record.
 func TestEB6_InternalFailuresRetriedWithoutLimitNeverRecorded(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	bus := h.createBus("orders")
 	sub, dlq := h.oneShotSubscriber(bus, "s", "arn:aws:lambda:us-east-1:111122223333:function:f", m{"RetryPolicy": m{"MaxRetryAttempts": 0, "MaxEventAgeInSeconds": 60}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": "s"}, Outcome: OutcomeInternalFailure, Count: 12})
+	h.failSubscriber("s", OutcomeInternalFailure, 12)
 	h.put(bus, m{})
 	h.settle()
 	h.advance(2 * time.Hour)
@@ -149,10 +145,7 @@ func TestEB6_InternalFailuresRetriedWithoutLimitNeverRecorded(t *testing.T) {
 // exhausted events are dropped; EventsDropped counts them and the journal
 // lists them (D-DROP).
 func TestEB1_NoDeadLetterQueueDropsAndCounts(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
-	target := newHTTPTarget(t, h.clock, always(500, ""))
-	bus := h.createBus("orders")
+	h, target, bus := startWithTarget(t, always(500, ""))
 	sub := h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url, "MaxBatchSize": 2}, "RetryPolicy": m{"MaxRetryAttempts": 1}})
 	ids := h.put(bus, m{}, m{})
 	h.settle()
@@ -172,10 +165,7 @@ func TestEB1_NoDeadLetterQueueDropsAndCounts(t *testing.T) {
 // TestEB13_EB_D3_HTTPHeadersCarrySystemMetadata checks what an HTTP target
 // receives beside the event, and that SYSTEM_METADATA filters see the same.
 func TestEB13_EB_D3_HTTPHeadersCarrySystemMetadata(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
-	target := newHTTPTarget(t, h.clock, always(204, ""))
-	bus := h.createBus("orders")
+	h, target, bus := startWithTarget(t, always(204, ""))
 	sub := h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url},
 		"FilterConfiguration": m{"Filters": []m{
 			{"Scope": "SYSTEM_METADATA", "Pattern": `{"aws:DeliveryType":["LIVE"],"aws:EventGroupId":[{"prefix":"order-"}]}`},
@@ -211,8 +201,7 @@ func TestEB13_EB_D3_HTTPHeadersCarrySystemMetadata(t *testing.T) {
 // events still in the bus's retention period; without an EndPoint it goes on
 // with live events, marked LIVE.
 func TestEB12_RetentionBoundsReplay(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	target := newHTTPTarget(t, h.clock, always(200, ""))
 	var bus eventBusShape
 	h.mustCall("CreateEventBus", m{"Name": "orders", "RetentionPeriodInSeconds": 3600}, &bus)
@@ -239,10 +228,7 @@ func TestEB12_RetentionBoundsReplay(t *testing.T) {
 
 // TestEB_D1_DeletingASubscriberDropsWhatItHeld (D-DROP).
 func TestEB_D1_DeletingASubscriberDropsWhatItHeld(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
-	target := newHTTPTarget(t, h.clock, always(500, ""))
-	bus := h.createBus("orders")
+	h, target, bus := startWithTarget(t, always(500, ""))
 	sub := h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url}})
 	ids := h.put(bus, m{})
 	h.settle()

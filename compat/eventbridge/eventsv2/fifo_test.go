@@ -43,8 +43,7 @@ func grouped(names ...string) []m {
 }
 
 func TestEB4_FailingEventBlocksItsGroupWhileOthersFlow(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	var failA atomic.Bool
 	failA.Store(true)
 	target := newHTTPTarget(t, h.clock, func(r targetRequest) (int, string) {
@@ -92,8 +91,7 @@ func TestEB4_FailingEventBlocksItsGroupWhileOthersFlow(t *testing.T) {
 // for the record of the one before it, and every record's MessageGroupId
 // is the group.
 func TestEB4_EB10_GroupRecordsKeepOrder(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	target := newHTTPTarget(t, h.clock, func(r targetRequest) (int, string) {
 		if r.Header.Get("aws-EventGroupId") == "A" {
 			return 400, `{"message":"rejected"}`
@@ -122,10 +120,7 @@ func TestEB4_EB10_GroupRecordsKeepOrder(t *testing.T) {
 // TestEB4_BatchesNeverMixGroups: a FIFO subscriber's batch holds one
 // group's events, in order.
 func TestEB4_BatchesNeverMixGroups(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
-	target := newHTTPTarget(t, h.clock, always(200, ""))
-	bus := h.createBus("orders")
+	h, target, bus := startWithTarget(t, always(200, ""))
 	h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url, "MaxBatchSize": 3},
 		"OnFailureConfiguration": m{"Arn": fifoDLQ}})
 	h.put(bus, grouped("A1", "B1", "A2", "A3", "A4", "B2")...)

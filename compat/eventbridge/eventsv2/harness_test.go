@@ -209,6 +209,20 @@ func answerOf(answer func(r targetRequest) (int, string)) facetest.Answer {
 	return func(r facetest.TargetRequest) (int, string) { return answer(targetRequest{r}) }
 }
 
+// startTest marks the test parallel and gives it a harness with the default
+// options: how most tests begin.
+func startTest(t *testing.T) *harness {
+	t.Parallel()
+	return newHarness(t, harnessOptions{})
+}
+
+// startWithTarget begins a test as startTest does, with an HTTP target that
+// answers with answer and the ARN of a bus "orders".
+func startWithTarget(t *testing.T, answer func(r targetRequest) (int, string)) (*harness, *httpTarget, string) {
+	h := startTest(t)
+	return h, newHTTPTarget(t, h.clock, answer), h.createBus("orders")
+}
+
 func newHTTPTarget(t *testing.T, clock engine.Clock, answer func(r targetRequest) (int, string)) *httpTarget {
 	tg := facetest.NewTarget(t, clock.Now, answerOf(answer))
 	return &httpTarget{url: tg.URL, target: tg}
@@ -271,4 +285,10 @@ func (h *harness) onlyRecord(dlq string) (DeadLetterRecord, map[string]engine.At
 		attrs[a.Name] = a
 	}
 	return recs[0], attrs
+}
+
+// failSubscriber makes deliveries to the subscriber name fail with outcome:
+// the next count of them, or every one for 0 (engine.Fault's Count).
+func (h *harness) failSubscriber(name, outcome string, count int) {
+	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": name}, Outcome: outcome, Count: count})
 }

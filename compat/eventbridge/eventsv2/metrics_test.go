@@ -9,8 +9,7 @@ import (
 // TestEB_D4_MetricsPerSubscriber checks the counters of two subscribers
 // side by side: one recovers after retries, one drops without a queue.
 func TestEB_D4_MetricsPerSubscriber(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, harnessOptions{})
+	h := startTest(t)
 	var failures atomic.Int32
 	failures.Store(2)
 	flaky := newHTTPTarget(t, h.clock, func(targetRequest) (int, string) {

@@ -66,8 +66,12 @@ func compareShape(t *testing.T, model *v2model.Model, where, shapeName string, t
 			return
 		}
 		goMembers := map[string]reflect.Type{}
-		for i := 0; i < typ.NumField(); i++ {
-			f := typ.Field(i)
+		// Members promoted from an embedded group (wireTimes, ...) are
+		// the shape's own members.
+		for _, f := range reflect.VisibleFields(typ) {
+			if f.Anonymous {
+				continue
+			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name == "" || name == "-" {
 				continue

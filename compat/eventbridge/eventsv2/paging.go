@@ -47,3 +47,24 @@ func page(names []string, prefix, token *string, maxResults *int32) (selected []
 	}
 	return selected, "", nil
 }
+
+// listPage is the body of ListEventBuses and ListSubscribers: of the
+// resources in byName that keep accepts (nil keeps all), the page that
+// page cuts, each described.
+func listPage[R, O any](byName map[string]R, keep func(R) bool, in pageInput, describe func(R) O) ([]O, string, error) {
+	var names []string
+	for n, r := range byName {
+		if keep == nil || keep(r) {
+			names = append(names, n)
+		}
+	}
+	selected, next, err := page(names, in.NamePrefix, in.NextToken, in.MaxResults)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]O, 0, len(selected))
+	for _, n := range selected {
+		out = append(out, describe(byName[n]))
+	}
+	return out, next, nil
+}

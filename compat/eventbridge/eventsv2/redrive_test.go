@@ -9,8 +9,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // TestEB12_EB13_SeedRedriveProcedure follows EB-12 step by step against a
@@ -20,20 +18,17 @@ import (
 // record's event ids replays exactly those two — marked REPLAY (EB-13) —
 // and then the subscriber and the records are deleted.
 func TestEB12_EB13_SeedRedriveProcedure(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
+	env, h, bus := newSQSHarness(t)
 	targetURL, targetArn := env.queue(t, "large-orders", false)
 	dlqURL, dlqArn := env.queue(t, "orders-dlq", false)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
 	const role = "arn:aws:iam::111122223333:role/EventBusDeliveryRole"
-	bus := h.createBus("orders")
 	h.createSubscriber(m{"Name": "large-orders", "EventBusArn": bus,
 		"InvokeConfiguration":    m{"TargetArn": targetArn, "RoleArn": role},
 		"OnFailureConfiguration": m{"Arn": dlqArn}})
 	// The delivery role may not send to the target: every attempt of one
 	// event (1 + 5 retries) fails with ACCESS_DENIED.
 	denyOneEvent := func() {
-		h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": "large-orders"}, Outcome: CodeAccessDenied, Count: 6})
+		h.failSubscriber("large-orders", CodeAccessDenied, 6)
 	}
 
 	denyOneEvent()

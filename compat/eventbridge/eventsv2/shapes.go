@@ -44,6 +44,16 @@ func (t *wireTime) UnmarshalJSON(b []byte) error {
 	return t.Timestamp.UnmarshalJSON(b)
 }
 
+// wireTimes are when a bus or a subscriber was created and last changed.
+type wireTimes struct {
+	CreationTime     *wireTime `json:"CreationTime,omitempty"`
+	LastModifiedTime *wireTime `json:"LastModifiedTime,omitempty"`
+}
+
+func newWireTimes(created, modified time.Time) wireTimes {
+	return wireTimes{CreationTime: newWireTime(created), LastModifiedTime: newWireTime(modified)}
+}
+
 // ---- event buses
 
 type createEventBusInput struct {
@@ -58,19 +68,23 @@ type nameInput struct {
 	Name *string `json:"Name"`
 }
 
-type listEventBusesInput struct {
+// pageInput are the paging members of ListEventBuses and ListSubscribers.
+type pageInput struct {
 	NamePrefix *string `json:"NamePrefix"`
 	NextToken  *string `json:"NextToken"`
 	MaxResults *int32  `json:"MaxResults"`
 }
 
+type listEventBusesInput struct {
+	pageInput
+}
+
 type eventBusShape struct {
-	EventBusArn              string    `json:"EventBusArn,omitempty"`
-	Name                     string    `json:"Name,omitempty"`
-	Description              string    `json:"Description,omitempty"`
-	RetentionPeriodInSeconds int64     `json:"RetentionPeriodInSeconds,omitempty"`
-	CreationTime             *wireTime `json:"CreationTime,omitempty"`
-	LastModifiedTime         *wireTime `json:"LastModifiedTime,omitempty"`
+	EventBusArn              string `json:"EventBusArn,omitempty"`
+	Name                     string `json:"Name,omitempty"`
+	Description              string `json:"Description,omitempty"`
+	RetentionPeriodInSeconds int64  `json:"RetentionPeriodInSeconds,omitempty"`
+	wireTimes
 }
 
 type listEventBusesOutput struct {
@@ -112,32 +126,34 @@ type putEventsResult struct {
 
 // ---- subscribers
 
+// subscriberSettings are the members CreateSubscriber and UpdateSubscriber
+// set and a subscriber's description gives back. In a request omitempty
+// changes nothing: an absent member stays nil.
+type subscriberSettings struct {
+	FilterConfiguration    *filterConfigurationShape `json:"FilterConfiguration,omitempty"`
+	InvokeConfiguration    *invokeConfigurationShape `json:"InvokeConfiguration,omitempty"`
+	RetryPolicy            *retryPolicyShape         `json:"RetryPolicy,omitempty"`
+	OnFailureConfiguration *awsjson.DeadLetterConfig `json:"OnFailureConfiguration,omitempty"`
+}
+
 type createSubscriberInput struct {
-	Name                     *string                   `json:"Name"`
-	EventBusArn              *string                   `json:"EventBusArn"`
-	Description              *string                   `json:"Description"`
-	StartingPosition         *string                   `json:"StartingPosition"`
-	PointInTimeConfiguration *pointInTimeShape         `json:"PointInTimeConfiguration"`
-	FilterConfiguration      *filterConfigurationShape `json:"FilterConfiguration"`
-	InvokeConfiguration      *invokeConfigurationShape `json:"InvokeConfiguration"`
-	RetryPolicy              *retryPolicyShape         `json:"RetryPolicy"`
-	OnFailureConfiguration   *awsjson.DeadLetterConfig `json:"OnFailureConfiguration"`
+	Name                     *string           `json:"Name"`
+	EventBusArn              *string           `json:"EventBusArn"`
+	Description              *string           `json:"Description"`
+	StartingPosition         *string           `json:"StartingPosition"`
+	PointInTimeConfiguration *pointInTimeShape `json:"PointInTimeConfiguration"`
+	subscriberSettings
 }
 
 type updateSubscriberInput struct {
-	Name                   *string                   `json:"Name"`
-	Description            *string                   `json:"Description"`
-	FilterConfiguration    *filterConfigurationShape `json:"FilterConfiguration"`
-	InvokeConfiguration    *invokeConfigurationShape `json:"InvokeConfiguration"`
-	RetryPolicy            *retryPolicyShape         `json:"RetryPolicy"`
-	OnFailureConfiguration *awsjson.DeadLetterConfig `json:"OnFailureConfiguration"`
+	Name        *string `json:"Name"`
+	Description *string `json:"Description"`
+	subscriberSettings
 }
 
 type listSubscribersInput struct {
 	EventBusArn *string `json:"EventBusArn"`
-	NamePrefix  *string `json:"NamePrefix"`
-	NextToken   *string `json:"NextToken"`
-	MaxResults  *int32  `json:"MaxResults"`
+	pageInput
 }
 
 type listSubscribersOutput struct {
@@ -148,18 +164,14 @@ type listSubscribersOutput struct {
 // subscriberShape describes a subscriber with every setting in effect,
 // defaults included.
 type subscriberShape struct {
-	SubscriberArn            string                    `json:"SubscriberArn,omitempty"`
-	Name                     string                    `json:"Name,omitempty"`
-	EventBusArn              string                    `json:"EventBusArn,omitempty"`
-	Description              string                    `json:"Description,omitempty"`
-	StartingPosition         string                    `json:"StartingPosition,omitempty"`
-	PointInTimeConfiguration *pointInTimeShape         `json:"PointInTimeConfiguration,omitempty"`
-	FilterConfiguration      *filterConfigurationShape `json:"FilterConfiguration,omitempty"`
-	InvokeConfiguration      *invokeConfigurationShape `json:"InvokeConfiguration,omitempty"`
-	RetryPolicy              *retryPolicyShape         `json:"RetryPolicy,omitempty"`
-	OnFailureConfiguration   *awsjson.DeadLetterConfig `json:"OnFailureConfiguration,omitempty"`
-	CreationTime             *wireTime                 `json:"CreationTime,omitempty"`
-	LastModifiedTime         *wireTime                 `json:"LastModifiedTime,omitempty"`
+	SubscriberArn            string            `json:"SubscriberArn,omitempty"`
+	Name                     string            `json:"Name,omitempty"`
+	EventBusArn              string            `json:"EventBusArn,omitempty"`
+	Description              string            `json:"Description,omitempty"`
+	StartingPosition         string            `json:"StartingPosition,omitempty"`
+	PointInTimeConfiguration *pointInTimeShape `json:"PointInTimeConfiguration,omitempty"`
+	subscriberSettings
+	wireTimes
 }
 
 type pointInTimeShape struct {

@@ -29,6 +29,16 @@ type sqsEnv struct {
 	sink   *sqssink.Sink
 }
 
+// newSQSHarness opens a test against the real SQS server: it marks the
+// test parallel and gives it the SQS environment, a harness whose
+// subscribers write there, and the ARN of a bus "orders".
+func newSQSHarness(t *testing.T) (env *sqsEnv, h *harness, bus string) {
+	t.Parallel()
+	env = newSQSEnv(t)
+	h = newHarness(t, harnessOptions{sqs: env.sink})
+	return env, h, h.createBus("orders")
+}
+
 func newSQSEnv(t *testing.T) *sqsEnv {
 	t.Helper()
 	ep := testenv.SQSEndpoint(t)
@@ -164,12 +174,9 @@ func recordOf(t *testing.T, msg types.Message) DeadLetterRecord {
 // target is tried 6 times over 31 s, then one record reaches the real
 // queue with every EB-9 attribute equal to the body.
 func TestEB2_EB5_EB9_DefaultsIntoSQSRecord(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
+	env, h, bus := newSQSHarness(t)
 	dlqURL, dlqArn := env.queue(t, "dlq", false)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
 	target := newHTTPTarget(t, h.clock, always(500, "down"))
-	bus := h.createBus("orders")
 	sub := h.createSubscriber(m{"Name": "large-orders", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url},
 		"OnFailureConfiguration": m{"Arn": dlqArn}})
 	h.advance(12 * time.Second)
@@ -202,12 +209,9 @@ func TestEB2_EB5_EB9_DefaultsIntoSQSRecord(t *testing.T) {
 // TestEB2_EB5_AgeOrAttemptsNamesTheCondition: whichever limit ends delivery
 // is the record's exhaustedRetryCondition.
 func TestEB2_EB5_AgeOrAttemptsNamesTheCondition(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
+	env, h, bus := newSQSHarness(t)
 	dlqURL, dlqArn := env.queue(t, "dlq", false)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
 	target := newHTTPTarget(t, h.clock, always(429, ""))
-	bus := h.createBus("orders")
 	byAge := h.createSubscriber(m{"Name": "by-age", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url},
 		"RetryPolicy": m{"MaxRetryAttempts": 185, "MaxEventAgeInSeconds": 300}, "OnFailureConfiguration": m{"Arn": dlqArn}})
 	byAttempts := h.createSubscriber(m{"Name": "by-attempts", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url},
@@ -231,12 +235,9 @@ func TestEB2_EB5_AgeOrAttemptsNamesTheCondition(t *testing.T) {
 // TestEB5_BatchFailingTogetherIsOneRecord: two events that failed in one
 // batch are listed in one record, with the target's own message.
 func TestEB5_BatchFailingTogetherIsOneRecord(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
+	env, h, bus := newSQSHarness(t)
 	dlqURL, dlqArn := env.queue(t, "dlq", false)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
 	target := newHTTPTarget(t, h.clock, always(400, `{"message":"Value for detail.total is missing."}`))
-	bus := h.createBus("orders")
 	h.createSubscriber(m{"Name": "large-orders", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": target.url, "MaxBatchSize": 2},
 		"RetryPolicy": m{"MaxRetryAttempts": 1}, "OnFailureConfiguration": m{"Arn": dlqArn}})
 	ids := h.put(bus, m{}, m{})
@@ -258,15 +259,12 @@ func TestEB5_BatchFailingTogetherIsOneRecord(t *testing.T) {
 // TestEB10_FIFORecordsGroupedByEventGroupId: a FIFO subscriber's records
 // land in its FIFO queue with MessageGroupId = EventGroupId.
 func TestEB10_FIFORecordsGroupedByEventGroupId(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
+	env, h, bus := newSQSHarness(t)
 	dlqURL, dlqArn := env.queue(t, "dlq", true)
 	_, targetArn := env.queue(t, "target", true)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
-	bus := h.createBus("orders")
 	h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": targetArn},
 		"RetryPolicy": m{"MaxRetryAttempts": 0}, "OnFailureConfiguration": m{"Arn": dlqArn}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": "s"}, Outcome: CodeAccessDenied})
+	h.failSubscriber("s", CodeAccessDenied, 0)
 	ids := h.put(bus, grouped("A1", "B1", "A2")...)
 	// A record write that fails for a moment (a loaded SQS server) is
 	// retried on the emulator clock: move it past the whole write schedule.
@@ -288,14 +286,11 @@ func TestEB10_FIFORecordsGroupedByEventGroupId(t *testing.T) {
 // TestEB11_UnwritableRecordCountsOnFailureDestinationFailed: a record whose
 // queue does not exist is lost, counted and listed (D-DROP).
 func TestEB11_UnwritableRecordCountsOnFailureDestinationFailed(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
+	_, h, bus := newSQSHarness(t)
 	missing := "arn:aws:sqs:us-east-1:000000000000:gb-eb2-no-such-queue"
-	bus := h.createBus("orders")
 	sub := h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": "arn:aws:lambda:us-east-1:111122223333:function:f"},
 		"RetryPolicy": m{"MaxRetryAttempts": 0}, "OnFailureConfiguration": m{"Arn": missing}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": "s"}, Outcome: CodeThrottling})
+	h.failSubscriber("s", CodeThrottling, 0)
 	ids := h.put(bus, m{})
 	h.settle()
 	got := h.metrics(sub.SubscriberArn)
@@ -312,12 +307,9 @@ func TestEB11_UnwritableRecordCountsOnFailureDestinationFailed(t *testing.T) {
 // the event as the body and its system metadata as message attributes; a
 // FIFO target gets the EventGroupId as MessageGroupId.
 func TestEB13_EB_D3_SQSTargetMessagesCarrySystemMetadata(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
+	env, h, bus := newSQSHarness(t)
 	stdURL, stdArn := env.queue(t, "target", false)
 	fifoURL, fifoArn := env.queue(t, "target", true)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
-	bus := h.createBus("orders")
 	std := h.createSubscriber(m{"Name": "std", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": stdArn}})
 	h.createSubscriber(m{"Name": "fifo", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": fifoArn}})
 	ids := h.put(bus, m{"EventGroupId": "order-1001", "DeduplicationId": "dedup-1"})
@@ -348,11 +340,8 @@ func TestEB13_EB_D3_SQSTargetMessagesCarrySystemMetadata(t *testing.T) {
 
 // TestEB8_MissingSQSTargetIsResourceNotFound.
 func TestEB8_MissingSQSTargetIsResourceNotFound(t *testing.T) {
-	t.Parallel()
-	env := newSQSEnv(t)
+	env, h, bus := newSQSHarness(t)
 	dlqURL, dlqArn := env.queue(t, "dlq", false)
-	h := newHarness(t, harnessOptions{sqs: env.sink})
-	bus := h.createBus("orders")
 	gone := "arn:aws:sqs:us-east-1:000000000000:gb-eb2-target-that-is-not-there"
 	h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": gone},
 		"RetryPolicy": m{"MaxRetryAttempts": 0}, "OnFailureConfiguration": m{"Arn": dlqArn}})

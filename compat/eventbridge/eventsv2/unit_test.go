@@ -158,7 +158,7 @@ func TestEB11_TransientRecordFailuresRetriedThenCounted(t *testing.T) {
 	bus := h.createBus("orders")
 	sub := h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": "arn:aws:lambda:us-east-1:111122223333:function:f"},
 		"RetryPolicy": m{"MaxRetryAttempts": 0}, "OnFailureConfiguration": m{"Arn": memoryDLQ}})
-	h.engine.Faults().Add(engine.Fault{Labels: map[string]string{"subscriber": "s"}, Outcome: CodeThrottling})
+	h.failSubscriber("s", CodeThrottling, 0)
 	h.put(bus, m{})
 	h.settle()
 	h.advance(time.Hour)

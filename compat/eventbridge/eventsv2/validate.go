@@ -84,13 +84,9 @@ func checkPointInTime(v *awsjson.Violations, p *pointInTimeShape) {
 	if p == nil {
 		return
 	}
-	if p.PointType == nil {
-		v.Required("pointInTimeConfiguration.pointType")
-	}
+	awsjson.Require(v, p.PointType, "pointInTimeConfiguration.pointType")
 	checkEnum(v, p.PointType, "pointInTimeConfiguration.pointType", PointTypeTimestamp)
-	if p.StartingPoint == nil {
-		v.Required("pointInTimeConfiguration.startingPoint")
-	}
+	awsjson.Require(v, p.StartingPoint, "pointInTimeConfiguration.startingPoint")
 }
 
 func checkFilters(v *awsjson.Violations, fc *filterConfigurationShape) {
@@ -123,18 +119,14 @@ func checkInvoke(v *awsjson.Violations, inv *invokeConfigurationShape) {
 	if inv == nil {
 		return
 	}
-	if inv.TargetArn == nil {
-		v.Required("invokeConfiguration.targetArn")
-	}
+	awsjson.Require(v, inv.TargetArn, "invokeConfiguration.targetArn")
 	checkLength(v, inv.TargetArn, "invokeConfiguration.targetArn", 1, maxTargetArnLen)
 	checkLength(v, inv.RoleArn, "invokeConfiguration.roleArn", 1, maxTargetArnLen)
 	checkRange(v, inv.InvocationTimeoutSeconds, "invokeConfiguration.invocationTimeoutSeconds", minInvocationTimeoutSeconds, maxInvocationTimeoutSeconds)
 	checkRange(v, inv.MaxBatchSize, "invokeConfiguration.maxBatchSize", minBatchSize, maxBatchSize)
 	checkLength(v, inv.Input, "invokeConfiguration.input", 1, maxInputPathLen)
 	if t := inv.Transformer; t != nil {
-		if t.InputTemplate == nil {
-			v.Required("invokeConfiguration.transformer.inputTemplate")
-		}
+		awsjson.Require(v, t.InputTemplate, "invokeConfiguration.transformer.inputTemplate")
 		checkLength(v, t.InputTemplate, "invokeConfiguration.transformer.inputTemplate", 1, maxTemplateLen)
 		if len(t.InputPathsMap) > maxPathsMapSize {
 			v.Add(ptr(fmt.Sprintf("{%d entries}", len(t.InputPathsMap))), "invokeConfiguration.transformer.inputPathsMap", awsjson.MaxLength(maxPathsMapSize))

@@ -1,10 +1,7 @@
 package sqssink
 
 import (
-	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"sync"
@@ -148,22 +145,13 @@ func (s *Sink) writeBatch(ctx context.Context, dls []engine.DeadLetter) []error 
 	}
 	entries := make([]types.SendMessageBatchRequestEntry, len(dls))
 	for i, dl := range dls {
-		e := types.SendMessageBatchRequestEntry{
+		group, dedup := q.fifoIDs(dl)
+		entries[i] = types.SendMessageBatchRequestEntry{
 			Id:                aws.String(strconv.Itoa(i)),
 			MessageBody:       aws.String(string(dl.Body)),
 			MessageAttributes: messageAttributes(dl.Attributes),
+			MessageGroupId:    group, MessageDeduplicationId: dedup,
 		}
-		if q.fifo {
-			e.MessageGroupId = aws.String(cmp.Or(dl.MessageGroupID, defaultMessageGroupID))
-			switch {
-			case dl.DeduplicationID != "":
-				e.MessageDeduplicationId = aws.String(dl.DeduplicationID)
-			case !q.contentDedup:
-				sum := sha256.Sum256(dl.Body)
-				e.MessageDeduplicationId = aws.String(hex.EncodeToString(sum[:]))
-			}
-		}
-		entries[i] = e
 	}
 	out, err := s.client.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: &q.url, Entries: entries}, inRegion)
 	if err != nil {

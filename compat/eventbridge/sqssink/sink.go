@@ -67,6 +67,25 @@ type queue struct {
 	fifo, contentDedup bool
 }
 
+// fifoIDs are the message group and deduplication id dl is sent with to q:
+// none for a standard queue; on a FIFO queue the dead letter's own (or the
+// default group), and without content-based deduplication a hash of the
+// body when it has no deduplication id.
+func (q *queue) fifoIDs(dl engine.DeadLetter) (group, dedup *string) {
+	if !q.fifo {
+		return nil, nil
+	}
+	group = aws.String(cmp.Or(dl.MessageGroupID, defaultMessageGroupID))
+	switch {
+	case dl.DeduplicationID != "":
+		dedup = aws.String(dl.DeduplicationID)
+	case !q.contentDedup:
+		sum := sha256.Sum256(dl.Body)
+		dedup = aws.String(hex.EncodeToString(sum[:]))
+	}
+	return group, dedup
+}
+
 // New returns a Sink that talks to the SQS server at endpoint, e.g.
 // "http://127.0.0.1:4566"; an empty endpoint means AWS's own endpoint for the
 // queue's region. The region of each call comes from the queue ARN.
@@ -108,20 +127,12 @@ func (s *Sink) Write(ctx context.Context, dl engine.DeadLetter) error {
 	if err != nil {
 		return err
 	}
+	group, dedup := q.fifoIDs(dl)
 	input := &sqs.SendMessageInput{
 		QueueUrl:          &q.url,
 		MessageBody:       aws.String(string(dl.Body)),
 		MessageAttributes: messageAttributes(dl.Attributes),
-	}
-	if q.fifo {
-		input.MessageGroupId = aws.String(cmp.Or(dl.MessageGroupID, defaultMessageGroupID))
-		switch {
-		case dl.DeduplicationID != "":
-			input.MessageDeduplicationId = aws.String(dl.DeduplicationID)
-		case !q.contentDedup:
-			sum := sha256.Sum256(dl.Body)
-			input.MessageDeduplicationId = aws.String(hex.EncodeToString(sum[:]))
-		}
+		MessageGroupId:    group, MessageDeduplicationId: dedup,
 	}
 	if _, err := s.client.SendMessage(ctx, input, inRegion); err != nil {
 		if queueMissing(err) {

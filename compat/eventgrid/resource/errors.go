@@ -11,7 +11,7 @@ import (
 // message speaks of JSON paths and JSON kinds, as ARM's does.
 func BadContent(err error) *arm.Error {
 	return &arm.Error{Status: http.StatusBadRequest, Code: arm.CodeInvalidRequestContent,
-		Message: "The request content was invalid and could not be deserialized: '" + jsonerr.Describe(err, nil) + "'."}
+		Message: "The request content was invalid and could not be deserialized: '" + jsonerr.Describe(err, nil, nil) + "'."}
 }
 
 // NotFound is a 404 ResourceNotFound for the resource named by what, e.g.
