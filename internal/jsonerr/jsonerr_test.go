@@ -103,7 +103,7 @@ type withGroup struct {
 func TestPathDropsEmbeddedGroups(t *testing.T) {
 	t.Parallel()
 	for body, want := range map[string]string{
-		`{"DelaySeconds":"x"}`:               "member 'DelaySeconds' must be an integer, not a JSON string",
+		`{"DelaySeconds":"x"}`:                "member 'DelaySeconds' must be an integer, not a JSON string",
 		`{"Entries":[{"DelaySeconds":true}]}`: "member 'Entries.DelaySeconds' must be an integer, not a JSON bool",
 	} {
 		var v withGroup
