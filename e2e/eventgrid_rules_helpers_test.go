@@ -28,6 +28,15 @@ func egTopic(t *testing.T, emu *testkit.Emulator, name string, schema armeventgr
 	return emu.CreateTopic(name, &armeventgrid.TopicProperties{InputSchema: to.Ptr(schema)})
 }
 
+// egOrdersTopic starts an emulator with the topic most rule tests publish
+// to: "orders", in the Event Grid schema.
+func egOrdersTopic(t *testing.T, opts ...testkit.Option) *testkit.Emulator {
+	t.Helper()
+	emu := testkit.Start(t, opts...)
+	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	return emu
+}
+
 // egEvents are Event Grid events with the given ids, published "now" on
 // the testkit clock, with data {"id": <id>}.
 func egEvents(ids ...string) []azeventgrid.Event {
