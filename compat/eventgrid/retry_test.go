@@ -37,9 +37,7 @@ func offsets(entries []engine.Entry) []time.Duration {
 // (EG-9), and the test takes milliseconds.
 func TestRetryFollowsStandardSchedule_EG8(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.Script(fakes.Status(503), fakes.Status(503), fakes.Status(200)))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.Script(fakes.Status(503), fakes.Status(503), fakes.Status(200)))
 	h.subscribe("orders", "retrying", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
 
 	h.publishOne("orders")
@@ -74,9 +72,7 @@ func TestRetryFollowsStandardSchedule_EG8(t *testing.T) {
 // dead-letter destination: D-DROP).
 func TestMaxDeliveryAttempts_EG11(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.Always(http.StatusInternalServerError))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.Always(http.StatusInternalServerError))
 	h.subscribe("orders", "limited", armeventgrid.EventSubscriptionProperties{
 		Destination: webhook(hook.URL()),
 		RetryPolicy: &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](2)},
@@ -97,9 +93,7 @@ func TestMaxDeliveryAttempts_EG11(t *testing.T) {
 // not before.
 func TestTimeToLiveCheckedAtNextAttempt_EG14(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.Always(http.StatusServiceUnavailable))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.Always(http.StatusServiceUnavailable))
 	h.subscribe("orders", "short-lived", armeventgrid.EventSubscriptionProperties{
 		Destination: webhook(hook.URL()),
 		RetryPolicy: &armeventgrid.RetryPolicy{EventTimeToLiveInMinutes: to.Ptr[int32](1)},
