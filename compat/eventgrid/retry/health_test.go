@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -72,7 +73,7 @@ func TestEG17_DelayedDelivery(t *testing.T) {
 	})
 	t.Run("off", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, setup{dest: failing(409), concurrency: 1})
+		h := newHarness(t, setup{dest: routetest.Status(409), concurrency: 1})
 		h.publish(ids(1, 10)...)
 		h.advanceTo(at("1s"))
 		h.publish("e11")
@@ -115,7 +116,7 @@ func TestEG18_Probation(t *testing.T) {
 				if a.Batch.Items[0].ID == "bad" && a.Number == 1 {
 					return engine.Outcome{Name: tt.outcome}
 				}
-				return answer(200)
+				return routetest.Answer(200)
 			})
 			h := newHarness(t, setup{cfg: retry.Config{Destination: retry.AzureResource, Probation: true}, dest: dest})
 			h.publish("bad")
