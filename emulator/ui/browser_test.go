@@ -37,18 +37,6 @@ func (b *browser) snapView(name string) {
 	}
 }
 
-// startDashboard finds chromium and starts the shipped binary on a virtual
-// clock, without jitter or probation (and with extraFlags), for a browser
-// test of its dashboard: chromium's path, the binary's plain-HTTP base URL
-// and a testkit client connected to it.
-func startDashboard(t *testing.T, extraFlags ...string) (chromium, base string, emu *testkit.Emulator) {
-	t.Helper()
-	chromium = testenv.Chromium(t)
-	proc := testbinary.Start(t, append([]string{"--clock", "virtual", "--no-jitter", "--no-probation"}, extraFlags...)...)
-	base = proc.Endpoints["http"]
-	return chromium, base, testkit.Connect(t, base)
-}
-
 // The dashboard, in headless chromium, against the shipped binary: a topic and
 // a subscription made through ARM, an event published with azeventgrid that
 // the webhook answers 503; clicking "Advance 1 min" moves the clock and the
@@ -57,7 +45,10 @@ func startDashboard(t *testing.T, extraFlags ...string) (chromium, base string, 
 // browser's accessibility tree.
 func TestDashboardInBrowser(t *testing.T) {
 	t.Parallel()
-	chromium, base, emu := startDashboard(t)
+	chromium := testenv.Chromium(t)
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation")
+	base := proc.Endpoints["http"]
+	emu := testkit.Connect(t, base)
 	ctx := context.Background()
 
 	hook := fakes.NewWebhook(t, fakes.Script(fakes.Status(503), fakes.Status(200)))

@@ -15,6 +15,8 @@ import (
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/testbinary"
+	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -26,7 +28,10 @@ import (
 // asks for a confirmation, then forgets everything.
 func TestDashboardFaultsDeadLettersAndReset(t *testing.T) {
 	t.Parallel()
-	chromium, base, emu := startDashboard(t)
+	chromium := testenv.Chromium(t)
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation")
+	base := proc.Endpoints["http"]
+	emu := testkit.Connect(t, base)
 
 	hook := fakes.NewWebhook(t, fakes.Always(200))
 	emu.CreateTopic("orders", &armeventgrid.TopicProperties{InputSchema: to.Ptr(armeventgrid.InputSchemaEventGridSchema)})

@@ -14,6 +14,8 @@ import (
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/testbinary"
+	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -28,9 +30,12 @@ const fullJournalEvents = 33_334
 // aims at 1 s (a target, so it is reported, not asserted).
 func TestDashboardWithAFullJournal(t *testing.T) {
 	t.Parallel()
+	chromium := testenv.Chromium(t)
 	// A journal of 100,000 entries, however many bytes they take: the default
 	// byte bound would discard most of them.
-	chromium, base, emu := startDashboard(t, "--journal-max-bytes", "1073741824")
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation", "--journal-max-bytes", "1073741824")
+	base := proc.Endpoints["http"]
+	emu := testkit.Connect(t, base)
 	ctx := context.Background()
 
 	hook := fakes.NewWebhook(t)
