@@ -2,28 +2,10 @@ package resource
 
 import (
 	"encoding/json"
-	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
-
-type systemDataJSON struct {
-	CreatedBy          string `json:"createdBy"`
-	CreatedByType      string `json:"createdByType"`
-	CreatedAt          string `json:"createdAt"`
-	LastModifiedBy     string `json:"lastModifiedBy"`
-	LastModifiedByType string `json:"lastModifiedByType"`
-	LastModifiedAt     string `json:"lastModifiedAt"`
-}
-
-func systemData(created, modified time.Time) systemDataJSON {
-	return systemDataJSON{
-		CreatedBy: "gridbridge", CreatedByType: "User", CreatedAt: armTime(created),
-		LastModifiedBy: "gridbridge", LastModifiedByType: "User", LastModifiedAt: armTime(modified),
-	}
-}
-
-func armTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 type topicJSON struct {
 	ID               string             `json:"id"`
@@ -35,7 +17,7 @@ type topicJSON struct {
 	Sku              json.RawMessage    `json:"sku,omitempty"`
 	Kind             json.RawMessage    `json:"kind,omitempty"`
 	ExtendedLocation json.RawMessage    `json:"extendedLocation,omitempty"`
-	SystemData       systemDataJSON     `json:"systemData"`
+	SystemData       arm.SystemData     `json:"systemData"`
 	Properties       topicPropsJSON     `json:"properties"`
 }
 
@@ -74,7 +56,7 @@ func (t *Topic) JSON(endpoint string) any {
 	out := topicJSON{
 		ID: t.ID, Name: t.Name, Type: t.Type.ARMType(), Location: t.Location, Tags: t.Tags,
 		Identity: t.Identity, Sku: t.Sku, Kind: t.Kind, ExtendedLocation: t.ExtendedLocation,
-		SystemData: systemData(t.CreatedAt, t.LastModifiedAt),
+		SystemData: arm.SystemDataAt(t.CreatedAt, t.LastModifiedAt),
 		Properties: topicPropsJSON{
 			ProvisioningState: "Succeeded", Endpoint: endpoint, InputSchema: t.InputSchema,
 			InputSchemaMapping: t.InputSchemaMapping, MetricResourceID: t.MetricResourceID,
