@@ -146,6 +146,15 @@ func (h *harness) state() engine.RouteMetrics {
 	return m
 }
 
+// wantActive fails unless the route is Active (not on probation); when
+// says at which point of the test.
+func (h *harness) wantActive(when string) {
+	h.t.Helper()
+	if s := h.state(); s.State != "Active" {
+		h.t.Fatalf("%s, the route is %q, want Active", when, s.State)
+	}
+}
+
 // wantAttempts compares attempt times with offsets written like "1m40s".
 func wantAttempts(t *testing.T, h *harness, id string, want ...string) {
 	t.Helper()
