@@ -121,9 +121,7 @@ func TestEventGridSchemaHandshakeAndDelivery(t *testing.T) {
 // published.
 func TestCloudEventsHandshakeAndDelivery(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10, nil)
+	h, hook := newTopicHarness(t, "ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10)
 
 	// The extension-resource URL form (EventSubscriptionsClient).
 	poller, err := h.eventSubs().BeginCreateOrUpdate(ctx(t), topicID("ce-topic"), "ceSub",

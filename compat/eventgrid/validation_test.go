@@ -37,9 +37,7 @@ func TestFailedHandshakeKeepsSubscriptionFromSucceeded(t *testing.T) {
 // The CloudEvents handshake fails the same way when OPTIONS is refused.
 func TestFailedAbuseProtectionHandshake(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.RejectValidation(http.StatusMethodNotAllowed))
-	h.createTopic("ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10, nil)
+	h, hook := newTopicHarness(t, "ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10, fakes.RejectValidation(http.StatusMethodNotAllowed))
 	_, err := h.topicSubs().BeginCreateOrUpdate(ctx(t), resourceGroup, "ce-topic", "rejected",
 		armeventgrid.EventSubscription{Properties: &armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())}}, nil)
 	if status, code := responseErrorCode(t, err); status != http.StatusBadRequest || code != "Url validation" {
