@@ -221,6 +221,15 @@ func (p pullSetup) send(t testing.TB, ev messaging.CloudEvent) messaging.CloudEv
 	return ev
 }
 
+// rejectNext receives the next available event and rejects it.
+func (p pullSetup) rejectNext(t testing.TB) {
+	t.Helper()
+	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
+	if _, err := p.receiver.RejectEvents(context.Background(), []string{tok}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // receiveNow receives what is already available; the 10 s wait only runs
 // out when nothing is.
 func receiveNow(t testing.TB, r *aznamespaces.ReceiverClient, max int32) []aznamespaces.ReceiveDetails {
