@@ -119,8 +119,7 @@ func TestNamespaceLifecycleThroughTheSDKOneRequestPerOperation(t *testing.T) {
 
 func TestRegeneratedKeyStopsWorkingAtOnce(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	ev, _ := messaging.NewCloudEvent("src", "t", "x", nil)
 	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {

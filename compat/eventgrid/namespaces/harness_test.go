@@ -192,6 +192,15 @@ func (h *harness) receiver(t testing.TB, ns namespace, topic, sub string) *aznam
 	return c
 }
 
+// newQueueHarness is the start most pull tests share: a harness with an
+// in-memory dead-letter sink and one Queue subscription with a 60-second
+// lock, 10 deliveries and no dead-letter destination.
+func newQueueHarness(t testing.TB) (*harness, pullSetup) {
+	t.Helper()
+	h := newHarness(t, nil)
+	return h, h.pull(t, queueProps(60, 10, "", nil))
+}
+
 // pullSetup creates a namespace, a topic and one Queue subscription.
 type pullSetup struct {
 	ns       namespace
