@@ -13,6 +13,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/deadletter"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 func newEvent(t testing.TB, eventType string, data any) messaging.CloudEvent {
@@ -244,12 +245,7 @@ func TestDeletingASubscriptionDropsWhatItHeld(t *testing.T) {
 	ctx := context.Background()
 	ev := p.send(t, newEvent(t, "t", "x"))
 	del, err := h.arm.NewNamespaceTopicEventSubscriptionsClient().BeginDelete(ctx, resourceGroup, p.ns.name, p.topic, p.sub, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := del.PollUntilDone(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	facetest.Await(t, "delete the subscription", del, err)
 	drops := h.waitJournal(t, engine.Filter{Kind: engine.KindDrop, EventID: ev.ID}, 1)
 	if drops[0].Outcome != "SubscriptionDeleted" {
 		t.Fatalf("drop %+v", drops[0])
