@@ -67,18 +67,23 @@ func TestRetryFollowsStandardSchedule_EG8(t *testing.T) {
 	}
 }
 
+// retryOneForAnHour subscribes hook to "orders" as name with the retry
+// policy, publishes one event and lets an hour of cloud time pass: time
+// for every attempt the tests' policies allow.
+func (h *harness) retryOneForAnHour(name string, hook *fakes.Webhook, policy *armeventgrid.RetryPolicy) {
+	h.t.Helper()
+	h.subscribe("orders", name, armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL()), RetryPolicy: policy})
+	h.publishOne("orders")
+	h.clock.Advance(time.Hour)
+}
+
 // EG-11, EG-13: with maxDeliveryAttempts 2 the event is given up after the
 // second failure and the drop is journalled with its reason (no
 // dead-letter destination: D-DROP).
 func TestMaxDeliveryAttempts_EG11(t *testing.T) {
 	t.Parallel()
 	h, hook := newOrdersHarness(t, fakes.Always(http.StatusInternalServerError))
-	h.subscribe("orders", "limited", armeventgrid.EventSubscriptionProperties{
-		Destination: webhook(hook.URL()),
-		RetryPolicy: &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](2)},
-	})
-	h.publishOne("orders")
-	h.clock.Advance(time.Hour)
+	h.retryOneForAnHour("limited", hook, &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](2)})
 	if n := len(h.attempts("limited")); n != 2 {
 		t.Fatalf("%d attempts, want 2", n)
 	}
@@ -94,12 +99,7 @@ func TestMaxDeliveryAttempts_EG11(t *testing.T) {
 func TestTimeToLiveCheckedAtNextAttempt_EG14(t *testing.T) {
 	t.Parallel()
 	h, hook := newOrdersHarness(t, fakes.Always(http.StatusServiceUnavailable))
-	h.subscribe("orders", "short-lived", armeventgrid.EventSubscriptionProperties{
-		Destination: webhook(hook.URL()),
-		RetryPolicy: &armeventgrid.RetryPolicy{EventTimeToLiveInMinutes: to.Ptr[int32](1)},
-	})
-	h.publishOne("orders")
-	h.clock.Advance(time.Hour)
+	h.retryOneForAnHour("short-lived", hook, &armeventgrid.RetryPolicy{EventTimeToLiveInMinutes: to.Ptr[int32](1)})
 	if got, want := offsets(h.attempts("short-lived")), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !slices.Equal(got, want) {
 		t.Fatalf("attempts at %v, want %v", got, want)
 	}
