@@ -48,6 +48,16 @@ func newBenchWebhook(tb testing.TB, signal bool) *benchWebhook {
 	return h
 }
 
+// reportThroughput reports the emulator's and the bare net/http loop's
+// events per second for the same total, and their ratio.
+func reportThroughput(b *testing.B, total int64, emuElapsed, bareElapsed time.Duration) {
+	emuRate := float64(total) / emuElapsed.Seconds()
+	bareRate := float64(total) / bareElapsed.Seconds()
+	b.ReportMetric(emuRate, "events/s")
+	b.ReportMetric(bareRate, "bare-events/s")
+	b.ReportMetric(emuRate/bareRate, "ratio")
+}
+
 // answeredValidation answers Event Grid's subscription validation
 // handshake when the request with body is one, so that a bare
 // benchmark webhook can be subscribed; false for anything else.
@@ -245,12 +255,7 @@ func measureBatch100Throughput(b *testing.B, hook *benchWebhook, target benchTop
 	}
 	bareElapsed := time.Since(start)
 	b.StopTimer()
-
-	emuRate := float64(total) / emuElapsed.Seconds()
-	bareRate := float64(total) / bareElapsed.Seconds()
-	b.ReportMetric(emuRate, "events/s")
-	b.ReportMetric(bareRate, "bare-events/s")
-	b.ReportMetric(emuRate/bareRate, "ratio")
+	reportThroughput(b, total, emuElapsed, bareElapsed)
 }
 
 // Memory held per pending event, beyond its payload: 50,000 events queued
@@ -402,10 +407,5 @@ func BenchmarkEventGridThroughputBatch1(b *testing.B) {
 	<-bare.done
 	bareElapsed := time.Since(start)
 	b.StopTimer()
-
-	emuRate := float64(total) / emuElapsed.Seconds()
-	bareRate := float64(total) / bareElapsed.Seconds()
-	b.ReportMetric(emuRate, "events/s")
-	b.ReportMetric(bareRate, "bare-events/s")
-	b.ReportMetric(emuRate/bareRate, "ratio")
+	reportThroughput(b, total, emuElapsed, bareElapsed)
 }
