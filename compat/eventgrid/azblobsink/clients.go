@@ -20,8 +20,7 @@ import (
 // tryTimeout bounds one HTTP request to a storage service in real time.
 // Dead letters, queue messages and listings are small, so a try that takes
 // longer means the service is stuck; failing it lets the engine retry on its
-// own schedule and clock (for queue destinations, the engine's 30-second
-// response timeout, EG-5, runs on the emulator clock).
+// own schedule and clock.
 const tryTimeout = 10 * time.Second
 
 // accountClients holds one blob client per configured account name. It is

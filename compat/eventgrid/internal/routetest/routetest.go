@@ -2,8 +2,8 @@
 // share for one Event Grid subscription's route: when the virtual clock
 // starts, the topic the events come from, a dead-letter builder with
 // predictable blob names, and destinations that answer with an HTTP status
-// (EG-4: 200-204 succeed, the rest fail under their outcome name, EG-24).
-// Only tests import it.
+// (judged and named by the retry package, as a webhook's answer is). Only
+// tests import it.
 package routetest
 
 import (
