@@ -73,10 +73,7 @@ func messageOf(body map[string]any) string {
 
 func apply(t *testing.T, h http.Handler, src string) error {
 	t.Helper()
-	f, err := topology.Parse("topology.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "topology.yaml", src)
 	return f.Apply(context.Background(), h)
 }
 
