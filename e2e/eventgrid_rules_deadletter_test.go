@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/messaging"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
@@ -81,14 +80,7 @@ func TestEG23_CloudEventsRecordInAzurite(t *testing.T) {
 	hook := fakes.NewWebhook(t, fakes.Always(403))
 	egSubscribe(t, emu, "telemetry", "cloud-audit", hook.URL(), armeventgrid.EventSubscriptionProperties{
 		DeadLetterDestination: egDeadLetterTo("devstoreaccount1", container)})
-	ev, err := messaging.NewCloudEvent("/sensors/7", "Sensor.Read", map[string]any{"celsius": 21.5},
-		&messaging.CloudEventOptions{Extensions: map[string]any{"site": "north"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := emu.EventGridPublisher("telemetry").PublishCloudEvents(context.Background(), []messaging.CloudEvent{ev}, nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := egPublishSensorReading(t, emu, "telemetry")
 	emu.Settle()
 	emu.Advance(5 * time.Minute)
 
