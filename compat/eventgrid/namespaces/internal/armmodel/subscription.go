@@ -35,24 +35,19 @@ type DeliveryConfiguration struct {
 // QueueInfo configures a pull subscription. Defaults are filled in when the
 // subscription is stored, so GET shows what is in force.
 type QueueInfo struct {
-	ReceiveLockDurationInSeconds *int `json:"receiveLockDurationInSeconds,omitempty"`
-	DeliveryLimits
+	ReceiveLockDurationInSeconds *int                            `json:"receiveLockDurationInSeconds,omitempty"`
+	MaxDeliveryCount             *int                            `json:"maxDeliveryCount,omitempty"`
+	EventTimeToLive              *string                         `json:"eventTimeToLive,omitempty"`
+	DeadLetter                   *DeadLetterWithResourceIdentity `json:"deadLetterDestinationWithResourceIdentity,omitempty"`
 }
 
 // PushInfo configures a push subscription.
 type PushInfo struct {
-	DeliveryLimits
-	DeliveryWithResourceIdentity *DeliveryWithResourceIdentity `json:"deliveryWithResourceIdentity,omitempty"`
-	Destination                  *Destination                  `json:"destination,omitempty"`
-}
-
-// DeliveryLimits are the settings a queue and a push subscription share:
-// how many deliveries an event gets, how long it lives, and where it is
-// dead-lettered. Embedded, its fields keep their place on the wire.
-type DeliveryLimits struct {
-	MaxDeliveryCount *int                            `json:"maxDeliveryCount,omitempty"`
-	EventTimeToLive  *string                         `json:"eventTimeToLive,omitempty"`
-	DeadLetter       *DeadLetterWithResourceIdentity `json:"deadLetterDestinationWithResourceIdentity,omitempty"`
+	MaxDeliveryCount             *int                            `json:"maxDeliveryCount,omitempty"`
+	EventTimeToLive              *string                         `json:"eventTimeToLive,omitempty"`
+	DeadLetter                   *DeadLetterWithResourceIdentity `json:"deadLetterDestinationWithResourceIdentity,omitempty"`
+	DeliveryWithResourceIdentity *DeliveryWithResourceIdentity   `json:"deliveryWithResourceIdentity,omitempty"`
+	Destination                  *Destination                    `json:"destination,omitempty"`
 }
 
 type subscriptionBody struct {
