@@ -17,17 +17,10 @@ import (
 // domainBenchEvents is benchEvents with each event naming one of ten
 // domain topics.
 func domainBenchEvents(first, n int) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":"ev-%d","topic":"tenant-%d","eventType":"Orders.Placed","subject":"orders/%d","eventTime":"2026-01-01T00:00:00Z","dataVersion":"1.0","data":{"orderId":%d,"total":42.5,"currency":"EUR"}}`,
+	return jsonArray(n, func(b *bytes.Buffer, i int) {
+		fmt.Fprintf(b, `{"id":"ev-%d","topic":"tenant-%d","eventType":"Orders.Placed","subject":"orders/%d","eventTime":"2026-01-01T00:00:00Z","dataVersion":"1.0","data":{"orderId":%d,"total":42.5,"currency":"EUR"}}`,
 			first+i, (first+i)%10, first+i, first+i)
-	}
-	b.WriteByte(']')
-	return b.Bytes()
+	})
 }
 
 // A domain's routing by topic, measured as BenchmarkEventGridThroughputBatch100

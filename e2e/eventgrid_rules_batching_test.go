@@ -26,8 +26,7 @@ func egBatching(url string, maxEvents, preferredKB *int32) *armeventgrid.WebHook
 // go out as batches of 3, 3 and 1.
 func TestEG15_MaxEventsPerBatchIsNeverExceeded(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	emu.CreateEventSubscription("orders", "batched", armeventgrid.EventSubscriptionProperties{Destination: egBatching(hook.URL(), to.Ptr[int32](3), nil)})
 	egPublish(t, emu, "orders", egEvents("1", "2", "3", "4", "5", "6", "7")...)
@@ -49,8 +48,7 @@ func TestEG15_MaxEventsPerBatchIsNeverExceeded(t *testing.T) {
 // own batch, never dropped.
 func TestEG15_PreferredBatchSizeIsATargetAndAnOversizeEventGoesAlone(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	emu.CreateEventSubscription("orders", "batched", armeventgrid.EventSubscriptionProperties{
 		Destination: egBatching(hook.URL(), to.Ptr[int32](10), to.Ptr[int32](1))})
@@ -89,8 +87,7 @@ func TestEG15_PreferredBatchSizeIsATargetAndAnOversizeEventGoesAlone(t *testing.
 // out of range (1..5000, 1..1024) are ARM 400s.
 func TestEG15_BatchingDefaultsAndRanges(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	onlyMax := emu.CreateEventSubscription("orders", "only-max", armeventgrid.EventSubscriptionProperties{Destination: egBatching(hook.URL(), to.Ptr[int32](50), nil)})
 	onlyKB := emu.CreateEventSubscription("orders", "only-kb", armeventgrid.EventSubscriptionProperties{Destination: egBatching(hook.URL(), nil, to.Ptr[int32](512))})
@@ -114,8 +111,7 @@ func TestEG15_BatchingDefaultsAndRanges(t *testing.T) {
 // at once, alone, though 10 would fit.
 func TestEG16_NeverWaitsToFillABatch(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	emu.CreateEventSubscription("orders", "batched", armeventgrid.EventSubscriptionProperties{Destination: egBatching(hook.URL(), to.Ptr[int32](10), nil)})
 	start := emu.Now()
@@ -133,8 +129,7 @@ func TestEG16_NeverWaitsToFillABatch(t *testing.T) {
 // with the same events, and given up as one dead-letter blob.
 func TestEG16_BatchIsAllOrNone(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	retried := fakes.NewWebhook(t, fakes.Script(fakes.Status(500)))
 	refused := fakes.NewWebhook(t, fakes.Always(400))
 	emu.CreateEventSubscription("orders", "retried", armeventgrid.EventSubscriptionProperties{Destination: egBatching(retried.URL(), to.Ptr[int32](5), nil)})

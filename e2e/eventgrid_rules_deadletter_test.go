@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/messaging"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
@@ -20,8 +19,7 @@ import (
 // and on with deadLetterDestination or deadLetterWithResourceIdentity.
 func TestEG19_DeadLetteringOffByDefaultOnWithADestination(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Always(400))
 	egSubscribe(t, emu, "orders", "plain", hook.URL(), armeventgrid.EventSubscriptionProperties{})
 	egSubscribe(t, emu, "orders", "with-dest", hook.URL(), armeventgrid.EventSubscriptionProperties{
@@ -51,8 +49,7 @@ func TestEG19_DeadLetteringOffByDefaultOnWithADestination(t *testing.T) {
 // the reason says which.
 func TestEG20_TheThreeWaysToBeDeadLettered(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	failing, refusing := fakes.NewWebhook(t, fakes.Always(500)), fakes.NewWebhook(t, fakes.Always(413))
 	dl := egDeadLetterTo("devstoreaccount1", "dead")
 	egSubscribe(t, emu, "orders", "ttl", failing.URL(), armeventgrid.EventSubscriptionProperties{RetryPolicy: egRetry(30, 1), DeadLetterDestination: dl})
@@ -83,14 +80,7 @@ func TestEG23_CloudEventsRecordInAzurite(t *testing.T) {
 	hook := fakes.NewWebhook(t, fakes.Always(403))
 	egSubscribe(t, emu, "telemetry", "cloud-audit", hook.URL(), armeventgrid.EventSubscriptionProperties{
 		DeadLetterDestination: egDeadLetterTo("devstoreaccount1", container)})
-	ev, err := messaging.NewCloudEvent("/sensors/7", "Sensor.Read", map[string]any{"celsius": 21.5},
-		&messaging.CloudEventOptions{Extensions: map[string]any{"site": "north"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := emu.EventGridPublisher("telemetry").PublishCloudEvents(context.Background(), []messaging.CloudEvent{ev}, nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := egPublishSensorReading(t, emu, "telemetry")
 	emu.Settle()
 	emu.Advance(5 * time.Minute)
 
@@ -192,8 +182,7 @@ func legacyMapping() *armeventgrid.JSONInputSchemaMapping {
 // 413 PayloadTooLarge, 429 and 503 Busy, refused connection SocketError.
 func TestEG24_OutcomeNames(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	want := map[string]string{"s400": "BadRequest", "s401": "Unauthorized", "s403": "Forbidden", "s404": "NotFound",
 		"s413": "PayloadTooLarge", "s429": "Busy", "s503": "Busy", "closed": "SocketError"}
 	for _, code := range []int{400, 401, 403, 404, 413, 429, 503} {
@@ -219,8 +208,7 @@ func TestEG23_DeadLettersReadFromAzuriteAreRepublished(t *testing.T) {
 	t.Parallel()
 	az := newAzurite(t)
 	container := az.newContainer(t)
-	emu := testkit.Start(t, testkit.WithAzureStorage(az.conn))
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t, testkit.WithAzureStorage(az.conn))
 	broken, fixed := fakes.NewWebhook(t, fakes.Always(400)), fakes.NewWebhook(t)
 	egSubscribe(t, emu, "orders", "audit", broken.URL(), armeventgrid.EventSubscriptionProperties{
 		DeadLetterDestination: egDeadLetterTo("devstoreaccount1", container)})

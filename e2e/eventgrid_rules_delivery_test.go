@@ -17,8 +17,7 @@ import (
 // matching subscription, and each delivery is a JSON array of one event.
 func TestEG1_EG2_TriedAtOnceForEverySubscriptionAsArrayOfOne(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hooks := map[string]*fakes.Webhook{"billing": fakes.NewWebhook(t), "shipping": fakes.NewWebhook(t)}
 	for name, hook := range hooks {
 		egSubscribe(t, emu, "orders", name, hook.URL(), armeventgrid.EventSubscriptionProperties{})
@@ -51,8 +50,7 @@ func TestEG1_EG2_TriedAtOnceForEverySubscriptionAsArrayOfOne(t *testing.T) {
 // (never followed) are failures, retried on the schedule.
 func TestEG4_OnlyStatus200To204Succeed(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Script(fakes.Status(200), fakes.Status(201), fakes.Status(202), fakes.Status(203),
 		fakes.Status(204), fakes.Status(205), fakes.Status(http.StatusFound).WithHeader("Location", "/elsewhere")))
 	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{})
@@ -93,8 +91,7 @@ func TestEG5_NoAnswerWithin30sIsTimedOutThenRetried(t *testing.T) {
 	t.Parallel()
 	// The unanswered request holds the virtual clock this long in real time
 	// before the clock takes it to be waiting for cloud time.
-	emu := testkit.Start(t, testkit.WithOptions(func(o *emulator.Options) { o.SettleTimeout = 50 * time.Millisecond }))
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t, testkit.WithOptions(func(o *emulator.Options) { o.SettleTimeout = 50 * time.Millisecond }))
 	hook := fakes.NewWebhook(t, fakes.Script(fakes.NoAnswer()))
 	egSubscribe(t, emu, "orders", "slow", hook.URL(), armeventgrid.EventSubscriptionProperties{})
 	start := emu.Now()

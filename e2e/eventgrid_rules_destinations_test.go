@@ -101,8 +101,7 @@ func TestEG7_StorageQueueNotFoundRetriedAfterFiveMinutes(t *testing.T) {
 	t.Parallel()
 	conn := testenv.AzureStorage(t)
 	queue := newQueueName()
-	emu := testkit.Start(t, testkit.WithAzureStorage(conn))
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t, testkit.WithAzureStorage(conn))
 	emu.CreateEventSubscription("orders", "to-queue", armeventgrid.EventSubscriptionProperties{Destination: storageQueue("devstoreaccount1", queue, nil)})
 	start := emu.Now()
 	egPublish(t, emu, "orders", egEvents("o-1")...)
@@ -127,8 +126,7 @@ func TestEG6_StorageQueueRefusesAnOversizeMessageNeverRetried(t *testing.T) {
 	az := newAzurite(t)
 	container, queue := az.newContainer(t), newQueueName()
 	createQueue(t, az.conn, queue)
-	emu := testkit.Start(t, testkit.WithAzureStorage(az.conn))
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t, testkit.WithAzureStorage(az.conn))
 	emu.CreateEventSubscription("orders", "to-queue", armeventgrid.EventSubscriptionProperties{
 		Destination: storageQueue("devstoreaccount1", queue, nil), DeadLetterDestination: egDeadLetterTo("devstoreaccount1", container)})
 	big := egEvents("big")
@@ -151,8 +149,7 @@ func TestEG6_StorageQueueRefusesAnOversizeMessageNeverRetried(t *testing.T) {
 // Storage would refuse, or a message time to live of 0, is a 400.
 func TestStorageQueue_ARMRefusesBadQueueSettings(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	for what, d := range map[string]*armeventgrid.StorageQueueEventSubscriptionDestination{
 		"queue name with capitals": storageQueue("acct", "Orders", nil),
 		"message TTL 0":            storageQueue("acct", "orders", to.Ptr[int64](0)),
@@ -174,8 +171,7 @@ func TestStorageQueue_ARMRefusesBadQueueSettings(t *testing.T) {
 // EG-6, EG-7), a TimedOut retried on the schedule.
 func TestCapturedDestinationsFailThroughFaults(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	res := "/subscriptions/" + testkit.SubscriptionID + "/resourceGroups/" + testkit.ResourceGroup + "/providers/"
 	emu.CreateEventSubscription("orders", "to-bus", armeventgrid.EventSubscriptionProperties{Destination: serviceBusQueue("orders")})
 	emu.CreateEventSubscription("orders", "to-hub", armeventgrid.EventSubscriptionProperties{Destination: &armeventgrid.EventHubEventSubscriptionDestination{

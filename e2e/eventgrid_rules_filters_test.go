@@ -18,8 +18,7 @@ import (
 // match unless enableAdvancedFilteringOnArrays).
 func TestFilters_SelectWhatEachSubscriptionReceives(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	key := to.Ptr("data.note")
 	filters := map[string]*armeventgrid.EventSubscriptionFilter{
@@ -70,8 +69,7 @@ func vipTag() *armeventgrid.StringInAdvancedFilter {
 // with 400, and stores and echoes what it accepts with canonical casing.
 func TestFilters_LimitsAndEcho(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	many := make([]armeventgrid.AdvancedFilterClassification, 26)
 	for i := range many {

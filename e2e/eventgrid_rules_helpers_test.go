@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/messaging"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
@@ -28,6 +29,15 @@ func egTopic(t *testing.T, emu *testkit.Emulator, name string, schema armeventgr
 	return emu.CreateTopic(name, &armeventgrid.TopicProperties{InputSchema: to.Ptr(schema)})
 }
 
+// egOrdersTopic starts an emulator with the topic most rule tests publish
+// to: "orders", in the Event Grid schema.
+func egOrdersTopic(t *testing.T, opts ...testkit.Option) *testkit.Emulator {
+	t.Helper()
+	emu := testkit.Start(t, opts...)
+	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	return emu
+}
+
 // egEvents are Event Grid events with the given ids, published "now" on
 // the testkit clock, with data {"id": <id>}.
 func egEvents(ids ...string) []azeventgrid.Event {
@@ -45,6 +55,22 @@ func egPublish(t *testing.T, emu *testkit.Emulator, topic string, events ...azev
 	if _, err := emu.EventGridPublisher(topic).PublishEvents(context.Background(), events, nil); err != nil {
 		t.Fatalf("publishing to %s: %v", topic, err)
 	}
+}
+
+// egPublishSensorReading publishes to a CloudEvents topic, with
+// azeventgrid, the event the CloudEvents tests follow: a sensor reading
+// with a "site" extension attribute. It returns the event sent.
+func egPublishSensorReading(t *testing.T, emu *testkit.Emulator, topic string) messaging.CloudEvent {
+	t.Helper()
+	ev, err := messaging.NewCloudEvent("/sensors/7", "Sensor.Read", map[string]any{"celsius": 21.5},
+		&messaging.CloudEventOptions{Extensions: map[string]any{"site": "north"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emu.EventGridPublisher(topic).PublishCloudEvents(context.Background(), []messaging.CloudEvent{ev}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
 
 // egSubscribe creates an event subscription delivering to a webhook.

@@ -17,8 +17,7 @@ import (
 // of range with 400 InvalidRequest and shows the defaults when none is sent.
 func TestEG11_EG12_RetryPolicyRangesAndDefaults(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	for _, p := range [][2]int32{{0, 60}, {31, 60}, {5, 0}, {5, 1441}} {
 		_, err := emu.TryCreateEventSubscription("orders", "bad", armeventgrid.EventSubscriptionProperties{
@@ -54,8 +53,7 @@ func TestEG12_TimeToLiveEndsDelivery(t *testing.T) {
 // one give-up, with outcome, at offset after publishing.
 func egGivesUpAfterThreeAttempts(t *testing.T, retry *armeventgrid.RetryPolicy, outcome string, offset time.Duration) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Always(500))
 	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{RetryPolicy: retry})
 	start := emu.Now()
@@ -77,8 +75,7 @@ func egGivesUpAfterThreeAttempts(t *testing.T, retry *armeventgrid.RetryPolicy, 
 // deliveryAttempts 6, and written 5 minutes later (EG-21).
 func TestEG13_SeedExampleTTL30Minutes10Attempts(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Always(500))
 	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{
 		RetryPolicy: egRetry(10, 30), DeadLetterDestination: egDeadLetterTo("devstoreaccount1", "dead")})
@@ -112,8 +109,7 @@ func TestEG13_SeedExampleTTL30Minutes10Attempts(t *testing.T) {
 // 6m40s is still held at 5 minutes and given up at 6m40s, with no attempt.
 func TestEG14_TTLCheckedOnlyAtTheNextScheduledAttempt(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Always(500))
 	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{RetryPolicy: egRetry(30, 5)})
 	start := emu.Now()

@@ -25,8 +25,7 @@ func TestEG18_ProbationHoldsDeliveriesForTheErrorsDuration(t *testing.T) {
 	}{{404, "NotFound", 5 * time.Minute}, {500, "Busy", 10 * time.Second}} {
 		t.Run(tc.outcome, func(t *testing.T) {
 			t.Parallel()
-			emu := testkit.Start(t, testkit.WithProbation())
-			egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+			emu := egOrdersTopic(t, testkit.WithProbation())
 			hook := fakes.NewWebhook(t, fakes.Script(fakes.Status(tc.status)))
 			egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{})
 			start := emu.Now()
@@ -62,8 +61,7 @@ func TestEG18_ProbationHoldsDeliveriesForTheErrorsDuration(t *testing.T) {
 // default, so retries follow the plain schedule.
 func TestEG18_ProbationCanBeSwitchedOff(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Script(fakes.Status(404)))
 	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{})
 	start := emu.Now()
@@ -83,8 +81,7 @@ func TestEG18_ProbationCanBeSwitchedOff(t *testing.T) {
 // (1 minute, GridBridge's choice) and a new event waits for it.
 func TestEG17_DelayedDeliveryAfterTenFailingEvents(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t, testkit.WithProbation())
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t, testkit.WithProbation())
 	script := make([]fakes.Reply, 10)
 	for i := range script {
 		script[i] = fakes.Status(500)

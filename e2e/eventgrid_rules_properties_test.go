@@ -36,8 +36,7 @@ func withHeaders(url string, headers ...armeventgrid.DeliveryAttributeMappingCla
 // into a dead-letter record.
 func TestEG26_CustomDeliveryPropertiesStaticDynamicAndSecret(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Script(fakes.Status(400)))
 	emu.CreateEventSubscription("orders", "audit", armeventgrid.EventSubscriptionProperties{
 		Destination: withHeaders(hook.URL(),
@@ -95,8 +94,7 @@ func TestEG26_CustomDeliveryPropertiesStaticDynamicAndSecret(t *testing.T) {
 // aeg- space; ARM refuses more with 400.
 func TestEG26_DeliveryPropertyLimits(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t)
 	headers := func(n, size int) []armeventgrid.DeliveryAttributeMappingClassification {
 		out := make([]armeventgrid.DeliveryAttributeMappingClassification, n)

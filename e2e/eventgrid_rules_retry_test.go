@@ -19,8 +19,7 @@ import (
 // 5 minutes later, EG-21), dropped otherwise.
 func TestEG6_WebhookNeverRetriedCodes(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	codes := map[int]string{400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 413: "PayloadTooLarge"}
 	for code := range codes {
 		hook := fakes.NewWebhook(t, fakes.Always(code))
@@ -56,8 +55,7 @@ func TestEG6_WebhookNeverRetriedCodes(t *testing.T) {
 // but a 401 is retried, no sooner than 5 minutes.
 func TestEG6_AzureResourceNeverRetriedCodesAnd401Retried(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	codes := []int{400, 401, 403, 413}
 	for _, code := range codes {
 		name := fmt.Sprintf("bus-%d", code)
@@ -89,8 +87,7 @@ func TestEG6_AzureResourceNeverRetriedCodesAnd401Retried(t *testing.T) {
 // of the schedule; an Azure resource's 404 five minutes.
 func TestEG7_RetryFloorsByStatus(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	want := map[string]time.Duration{
 		"hook-408": 2 * time.Minute, "hook-503": 30 * time.Second, "hook-404": 10 * time.Second,
 		"hook-500": 10 * time.Second, "hook-429": 10 * time.Second, "bus-404": 5 * time.Minute,
@@ -125,8 +122,7 @@ func TestEG7_RetryFloorsByStatus(t *testing.T) {
 // default 24-hour time to live ends them (at the next due attempt, EG-14).
 func TestEG8_StandardSchedule(t *testing.T) {
 	t.Parallel()
-	emu := testkit.Start(t)
-	egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+	emu := egOrdersTopic(t)
 	hook := fakes.NewWebhook(t, fakes.Always(500))
 	egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{})
 	start := emu.Now()
@@ -156,8 +152,7 @@ func TestEG8_StandardSchedule(t *testing.T) {
 func TestEG9_JitterIsBoundedAndRepeatableWithASeed(t *testing.T) {
 	t.Parallel()
 	run := func(seed int64) map[string][]time.Duration {
-		emu := testkit.Start(t, testkit.WithJitter(seed))
-		egTopic(t, emu, "orders", armeventgrid.InputSchemaEventGridSchema)
+		emu := egOrdersTopic(t, testkit.WithJitter(seed))
 		hook := fakes.NewWebhook(t, fakes.Always(500))
 		egSubscribe(t, emu, "orders", "audit", hook.URL(), armeventgrid.EventSubscriptionProperties{RetryPolicy: egRetry(6, 1440)})
 		start := emu.Now()

@@ -57,14 +57,7 @@ func TestSchemas_CloudEventsTopicDeliversAsPublished(t *testing.T) {
 		Destination: testkit.WebHookDestination(hook.URL()), EventDeliverySchema: to.Ptr(armeventgrid.EventDeliverySchemaEventGridSchema)})
 	egWantARM400(t, "Event Grid delivery of a CloudEvents topic", err)
 
-	ev, err := messaging.NewCloudEvent("/sensors/7", "Sensor.Read", map[string]any{"celsius": 21.5},
-		&messaging.CloudEventOptions{Extensions: map[string]any{"site": "north"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := emu.EventGridPublisher("telemetry").PublishCloudEvents(context.Background(), []messaging.CloudEvent{ev}, nil); err != nil {
-		t.Fatal(err)
-	}
+	ev := egPublishSensorReading(t, emu, "telemetry")
 	got, err := hook.WaitForDeliveries(context.Background(), 1)
 	if err != nil {
 		t.Fatal(err)

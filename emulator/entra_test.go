@@ -58,6 +58,13 @@ func call(t *testing.T, e *testkit.Emulator, method, url, bearer, body string) (
 	}
 	req.Header.Set("Authorization", "Bearer "+bearer)
 	req.Header.Set("Content-Type", "application/json")
+	return send(t, e, req)
+}
+
+// send sends req with a client that trusts the emulator and returns the
+// status and the Azure error code of the answer ("" when it has none).
+func send(t *testing.T, e *testkit.Emulator, req *http.Request) (int, string) {
+	t.Helper()
 	resp, err := e.HTTPClient().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -164,13 +171,8 @@ func TestStrictAuthRefusesTokensTheAuthorityDidNotIssue(t *testing.T) {
 		t.Errorf("foreign token: HTTP %d %q, want 401 InvalidAuthenticationToken", status, code)
 	}
 	req, _ := http.NewRequest(http.MethodGet, topicURL, nil)
-	resp, err := e.HTTPClient().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnauthorized {
-		t.Errorf("ARM without a token: HTTP %d, want 401", resp.StatusCode)
+	if status, _ := send(t, e, req); status != http.StatusUnauthorized {
+		t.Errorf("ARM without a token: HTTP %d, want 401", status)
 	}
 	if status, code := call(t, e, http.MethodPut, topicURL, token(t, cred, armScope), `{"location":"westus"}`); status != http.StatusCreated {
 		t.Errorf("the authority's own token: HTTP %d %q, want 201", status, code)
@@ -205,13 +207,8 @@ func TestNamespaceDataPlaneChecksTokenAudience(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, publish, strings.NewReader(event))
 	req.Header.Set("Authorization", "Bearer "+token(t, cred, eventGridScope))
 	req.Header.Set("Content-Type", "application/cloudevents+json; charset=utf-8")
-	resp, err := e.HTTPClient().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("Event Grid token on the namespace data plane: HTTP %d, want 200", resp.StatusCode)
+	if status, _ := send(t, e, req); status != http.StatusOK {
+		t.Errorf("Event Grid token on the namespace data plane: HTTP %d, want 200", status)
 	}
 }
 

@@ -295,29 +295,24 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 }
 
 func notFound(w http.ResponseWriter, r *http.Request) {
-	if eventbridge.IsAWSJSON(r) {
-		eventbridge.UnknownOperation(w, r)
-		return
-	}
-	writeJSON(w, http.StatusNotFound, map[string]any{
-		"error": map[string]string{
-			"code":    "NotFound",
-			"message": fmt.Sprintf("No resource matches %s %s on this emulator.", r.Method, r.URL.Path),
-		},
-	})
+	unserved(w, r, http.StatusNotFound, "NotFound", fmt.Sprintf("No resource matches %s %s on this emulator.", r.Method, r.URL.Path))
 }
 
 // methodNotAllowed answers a path served only for other methods; an AWS JSON
 // request gets AWS's shape there too.
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	unserved(w, r, http.StatusMethodNotAllowed, "MethodNotAllowed", fmt.Sprintf("%s is not supported on %s on this emulator.", r.Method, r.URL.Path))
+}
+
+// unserved answers a request no face serves: an AWS JSON request gets
+// AWS's unknown-operation error, anything else an Azure-shaped error with
+// status, code and message.
+func unserved(w http.ResponseWriter, r *http.Request, status int, code, message string) {
 	if eventbridge.IsAWSJSON(r) {
 		eventbridge.UnknownOperation(w, r)
 		return
 	}
-	writeJSON(w, http.StatusMethodNotAllowed, map[string]any{
-		"error": map[string]string{
-			"code":    "MethodNotAllowed",
-			"message": fmt.Sprintf("%s is not supported on %s on this emulator.", r.Method, r.URL.Path),
-		},
+	writeJSON(w, status, map[string]any{
+		"error": map[string]string{"code": code, "message": message},
 	})
 }

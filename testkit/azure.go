@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -83,20 +84,39 @@ func (e *Emulator) CreateTopic(name string, props *armeventgrid.TopicProperties)
 // ResourceGroup, with its endpoint and key1 read through ARM.
 func (e *Emulator) EventGridPublisher(topic string) *azeventgrid.Client {
 	e.t.Helper()
-	ctx := context.Background()
 	topics := e.ARM().NewTopicsClient()
-	got, err := topics.Get(ctx, ResourceGroup, topic, nil)
+	got, keys := readWithKeys(e, "topic", topic, topics.Get, topics.ListSharedAccessKeys)
+	return e.eventGridClient(fmt.Sprintf("%q", topic), *got.Properties.Endpoint, *keys.Key1)
+}
+
+// readWithKeys reads a resource of ResourceGroup and lists its keys
+// through ARM: what every data-plane client the testkit hands out (topics,
+// domains, namespaces) needs. kind and name are for the failure message.
+func readWithKeys[GetOptions, Resource, KeysOptions, Keys any](e *Emulator, kind, name string,
+	get func(context.Context, string, string, *GetOptions) (Resource, error),
+	listKeys func(context.Context, string, string, *KeysOptions) (Keys, error),
+) (Resource, Keys) {
+	e.t.Helper()
+	ctx := context.Background()
+	got, err := get(ctx, ResourceGroup, name, nil)
 	if err != nil {
-		e.t.Fatalf("testkit: reading topic %q: %v", topic, err)
+		e.t.Fatalf("testkit: reading %s %q: %v", kind, name, err)
 	}
-	keys, err := topics.ListSharedAccessKeys(ctx, ResourceGroup, topic, nil)
+	keys, err := listKeys(ctx, ResourceGroup, name, nil)
 	if err != nil {
-		e.t.Fatalf("testkit: listing keys of topic %q: %v", topic, err)
+		e.t.Fatalf("testkit: listing keys of %s %q: %v", kind, name, err)
 	}
-	client, err := azeventgrid.NewClientWithSharedKeyCredential(*got.Properties.Endpoint, azcore.NewKeyCredential(*keys.Key1),
+	return got, keys
+}
+
+// eventGridClient is an azeventgrid client for endpoint with key, trusting
+// the emulator's CA; what names the resource in the failure message.
+func (e *Emulator) eventGridClient(what, endpoint, key string) *azeventgrid.Client {
+	e.t.Helper()
+	client, err := azeventgrid.NewClientWithSharedKeyCredential(endpoint, azcore.NewKeyCredential(key),
 		&azeventgrid.ClientOptions{ClientOptions: e.AzureClientOptions()})
 	if err != nil {
-		e.t.Fatalf("testkit: azeventgrid client for %q: %v", topic, err)
+		e.t.Fatalf("testkit: azeventgrid client for %s: %v", what, err)
 	}
 	return client
 }

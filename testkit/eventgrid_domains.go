@@ -2,8 +2,8 @@ package testkit
 
 import (
 	"context"
+	"fmt"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 )
@@ -80,20 +80,7 @@ func (e *Emulator) CreateScopedEventSubscription(scope, name string, props armev
 // (Event Grid schema) or `source` (CloudEvents).
 func (e *Emulator) DomainPublisher(domain string) *azeventgrid.Client {
 	e.t.Helper()
-	ctx := context.Background()
 	domains := e.ARM().NewDomainsClient()
-	got, err := domains.Get(ctx, ResourceGroup, domain, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: reading domain %q: %v", domain, err)
-	}
-	keys, err := domains.ListSharedAccessKeys(ctx, ResourceGroup, domain, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: listing keys of domain %q: %v", domain, err)
-	}
-	client, err := azeventgrid.NewClientWithSharedKeyCredential(*got.Properties.Endpoint, azcore.NewKeyCredential(*keys.Key1),
-		&azeventgrid.ClientOptions{ClientOptions: e.AzureClientOptions()})
-	if err != nil {
-		e.t.Fatalf("testkit: azeventgrid client for domain %q: %v", domain, err)
-	}
-	return client
+	got, keys := readWithKeys(e, "domain", domain, domains.Get, domains.ListSharedAccessKeys)
+	return e.eventGridClient(fmt.Sprintf("domain %q", domain), *got.Properties.Endpoint, *keys.Key1)
 }

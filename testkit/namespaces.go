@@ -1,8 +1,6 @@
 package testkit
 
 import (
-	"context"
-
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
@@ -13,16 +11,8 @@ import (
 // clients that trust the emulator's CA.
 func (e *Emulator) NamespaceClientOptions(namespace string) namespaces.ClientOptions {
 	e.t.Helper()
-	ctx := context.Background()
 	client := e.ARM().NewNamespacesClient()
-	ns, err := client.Get(ctx, ResourceGroup, namespace, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: reading namespace %q: %v", namespace, err)
-	}
-	keys, err := client.ListSharedAccessKeys(ctx, ResourceGroup, namespace, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: listing keys of namespace %q: %v", namespace, err)
-	}
+	ns, keys := readWithKeys(e, "namespace", namespace, client.Get, client.ListSharedAccessKeys)
 	return namespaces.ClientOptions{
 		Endpoint: namespaces.Endpoint(*ns.Properties.TopicsConfiguration.Hostname),
 		Key:      *keys.Key1,

@@ -17,9 +17,7 @@ import (
 // EG-15, EG-26, schema compatibility, expiration in the past).
 func TestSubscriptionRangeValidation(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	batch := func(events, kb int32) *armeventgrid.WebHookEventSubscriptionDestination {
 		d := webhook(hook.URL())
 		d.Properties.MaxEventsPerBatch, d.Properties.PreferredBatchSizeInKilobytes = to.Ptr(events), to.Ptr(kb)
@@ -73,9 +71,7 @@ func TestSubscriptionRangeValidation(t *testing.T) {
 // with "Hidden" secrets: the stored values are kept.
 func TestSubscriptionPatch(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	dest := webhook(hook.URL() + "?code=abc")
 	dest.Properties.DeliveryAttributeMappings = []armeventgrid.DeliveryAttributeMappingClassification{
 		&armeventgrid.StaticDeliveryAttributeMapping{Name: to.Ptr("X-Secret"), Type: to.Ptr(armeventgrid.DeliveryAttributeMappingTypeStatic),
@@ -120,9 +116,7 @@ func TestSubscriptionPatch(t *testing.T) {
 // Deleting the topic deletes its subscriptions.
 func TestDeleteStopsDelivery(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	h.subscribe("orders", "gone", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
 	h.subscribe("orders", "kept", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
 
@@ -166,9 +160,7 @@ func TestDeleteStopsDelivery(t *testing.T) {
 // topic-type and regional ones list the topics' subscriptions.
 func TestSubscriptionLists(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	for _, name := range []string{"one", "two", "three"} {
 		h.subscribe("orders", name, armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
 	}
@@ -212,9 +204,7 @@ func TestSubscriptionLists(t *testing.T) {
 // emulator clock.
 func TestSubscriptionExpires(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	sub := h.subscribe("orders", "brief", armeventgrid.EventSubscriptionProperties{
 		Destination: webhook(hook.URL()), ExpirationTimeUTC: to.Ptr(start.Add(time.Hour))})
 	if !sub.Properties.ExpirationTimeUTC.Equal(start.Add(time.Hour)) {

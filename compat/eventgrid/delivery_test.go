@@ -19,9 +19,7 @@ import (
 // body (EG-2) carrying topic, dataVersion and metadataVersion.
 func TestEventGridSchemaHandshakeAndDelivery(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.TLS())
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.TLS())
 
 	dest := webhook(hook.URL() + "?code=s3cret")
 	dest.Properties.DeliveryAttributeMappings = []armeventgrid.DeliveryAttributeMappingClassification{
@@ -123,9 +121,7 @@ func TestEventGridSchemaHandshakeAndDelivery(t *testing.T) {
 // published.
 func TestCloudEventsHandshakeAndDelivery(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10, nil)
+	h, hook := newTopicHarness(t, "ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10)
 
 	// The extension-resource URL form (EventSubscriptionsClient).
 	poller, err := h.eventSubs().BeginCreateOrUpdate(ctx(t), topicID("ce-topic"), "ceSub",
@@ -174,9 +170,7 @@ func TestCloudEventsHandshakeAndDelivery(t *testing.T) {
 // id, type the eventType, time the eventTime.
 func TestEventGridToCloudEventsDelivery(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	h.subscribe("orders", "ceSub", armeventgrid.EventSubscriptionProperties{
 		Destination: webhook(hook.URL()), EventDeliverySchema: to.Ptr(armeventgrid.EventDeliverySchemaCloudEventSchemaV10)})
 
@@ -258,9 +252,7 @@ func TestCustomSchemaMappingAndDelivery(t *testing.T) {
 // folded unless isSubjectCaseSensitive) reach the subscriber.
 func TestBasicFilter(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	h.subscribe("orders", "filtered", armeventgrid.EventSubscriptionProperties{
 		Destination: webhook(hook.URL()),
 		Filter: &armeventgrid.EventSubscriptionFilter{

@@ -196,6 +196,23 @@ func newHook(t *testing.T, h *harness, opts ...fakes.Option) *fakes.Webhook {
 	return fakes.NewWebhook(t, append([]fakes.Option{fakes.WithClock(h.clock.Now)}, opts...)...)
 }
 
+// newOrdersHarness is the start most tests share: a harness, a webhook on
+// its clock (with opts) and the topic "orders" in the Event Grid schema.
+func newOrdersHarness(t *testing.T, opts ...fakes.Option) (*harness, *fakes.Webhook) {
+	t.Helper()
+	return newTopicHarness(t, "orders", armeventgrid.InputSchemaEventGridSchema, opts...)
+}
+
+// newTopicHarness is a harness, a webhook on its clock (with opts) and
+// one topic with the given input schema.
+func newTopicHarness(t *testing.T, topic string, schema armeventgrid.InputSchema, opts ...fakes.Option) (*harness, *fakes.Webhook) {
+	t.Helper()
+	h := newHarness(t)
+	hook := newHook(t, h, opts...)
+	h.createTopic(topic, schema, nil)
+	return h, hook
+}
+
 func responseErrorCode(t *testing.T, err error) (int, string) {
 	t.Helper()
 	return facetest.ResponseError(t, err)

@@ -83,9 +83,7 @@ func TestHooksCarryFullRetryAndDeadLetterRules(t *testing.T) {
 // filter Azure refuses is a 400 at create.
 func TestAdvancedFilters(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	h.subscribe("orders", "big-orders", armeventgrid.EventSubscriptionProperties{
 		Destination: webhook(hook.URL()),
 		Filter: &armeventgrid.EventSubscriptionFilter{AdvancedFilters: []armeventgrid.AdvancedFilterClassification{

@@ -162,9 +162,7 @@ func TestPublishRefusals(t *testing.T) {
 // structured event.
 func TestPublishCloudEventsBinaryMode(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10, nil)
+	h, hook := newTopicHarness(t, "ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10)
 	h.subscribe("ce-topic", "sub1", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
 	status, body := h.post("ce-topic", "application/json", `{"n":1}`,
 		"ce-specversion", "1.0", "ce-id", "b1", "ce-source", "/src", "ce-type", "T", "ce-myext", "hello%20world")

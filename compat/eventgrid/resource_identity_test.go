@@ -12,9 +12,7 @@ import (
 // identity; both are stored, echoed, and the destination is delivered to.
 func TestDestinationsWithResourceIdentity(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t)
 	identity := &armeventgrid.EventSubscriptionIdentity{Type: to.Ptr(armeventgrid.EventSubscriptionIdentityTypeSystemAssigned)}
 	h.subscribe("orders", "managed", armeventgrid.EventSubscriptionProperties{
 		DeliveryWithResourceIdentity: &armeventgrid.DeliveryWithResourceIdentity{Identity: identity, Destination: webhook(hook.URL() + "?k=v")},

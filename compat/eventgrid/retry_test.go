@@ -37,9 +37,7 @@ func offsets(entries []engine.Entry) []time.Duration {
 // (EG-9), and the test takes milliseconds.
 func TestRetryFollowsStandardSchedule_EG8(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.Script(fakes.Status(503), fakes.Status(503), fakes.Status(200)))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.Script(fakes.Status(503), fakes.Status(503), fakes.Status(200)))
 	h.subscribe("orders", "retrying", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
 
 	h.publishOne("orders")
@@ -69,20 +67,23 @@ func TestRetryFollowsStandardSchedule_EG8(t *testing.T) {
 	}
 }
 
+// retryOneForAnHour subscribes hook to "orders" as name with the retry
+// policy, publishes one event and lets an hour of cloud time pass: time
+// for every attempt the tests' policies allow.
+func (h *harness) retryOneForAnHour(name string, hook *fakes.Webhook, policy *armeventgrid.RetryPolicy) {
+	h.t.Helper()
+	h.subscribe("orders", name, armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL()), RetryPolicy: policy})
+	h.publishOne("orders")
+	h.clock.Advance(time.Hour)
+}
+
 // EG-11, EG-13: with maxDeliveryAttempts 2 the event is given up after the
 // second failure and the drop is journalled with its reason (no
 // dead-letter destination: D-DROP).
 func TestMaxDeliveryAttempts_EG11(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.Always(http.StatusInternalServerError))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
-	h.subscribe("orders", "limited", armeventgrid.EventSubscriptionProperties{
-		Destination: webhook(hook.URL()),
-		RetryPolicy: &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](2)},
-	})
-	h.publishOne("orders")
-	h.clock.Advance(time.Hour)
+	h, hook := newOrdersHarness(t, fakes.Always(http.StatusInternalServerError))
+	h.retryOneForAnHour("limited", hook, &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](2)})
 	if n := len(h.attempts("limited")); n != 2 {
 		t.Fatalf("%d attempts, want 2", n)
 	}
@@ -97,15 +98,8 @@ func TestMaxDeliveryAttempts_EG11(t *testing.T) {
 // not before.
 func TestTimeToLiveCheckedAtNextAttempt_EG14(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.Always(http.StatusServiceUnavailable))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
-	h.subscribe("orders", "short-lived", armeventgrid.EventSubscriptionProperties{
-		Destination: webhook(hook.URL()),
-		RetryPolicy: &armeventgrid.RetryPolicy{EventTimeToLiveInMinutes: to.Ptr[int32](1)},
-	})
-	h.publishOne("orders")
-	h.clock.Advance(time.Hour)
+	h, hook := newOrdersHarness(t, fakes.Always(http.StatusServiceUnavailable))
+	h.retryOneForAnHour("short-lived", hook, &armeventgrid.RetryPolicy{EventTimeToLiveInMinutes: to.Ptr[int32](1)})
 	if got, want := offsets(h.attempts("short-lived")), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !slices.Equal(got, want) {
 		t.Fatalf("attempts at %v, want %v", got, want)
 	}

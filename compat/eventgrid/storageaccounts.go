@@ -4,18 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 )
-
-// queueTryTimeout bounds one request to a queue service in real time; the
-// engine's 30-second response timeout (EG-5) runs on the emulator clock.
-const queueTryTimeout = 10 * time.Second
 
 // storageQueues are the queue services of the configured storage accounts,
 // by account name. Built once, then only read: safe for concurrent use.
@@ -57,12 +50,7 @@ func newQueueService(acct azblobsink.Account) (*azqueue.ServiceClient, error) {
 		return nil, err
 	}
 	return azqueue.NewServiceClientWithSharedKeyCredential(strings.TrimRight(acct.QueueEndpoint, "/")+"/", cred,
-		&azqueue.ClientOptions{ClientOptions: azcore.ClientOptions{
-			// Event Grid's retry rules run on the emulator clock; retries
-			// inside the SDK would hide failures from them.
-			Retry:     policy.RetryOptions{MaxRetries: -1, TryTimeout: queueTryTimeout},
-			Telemetry: policy.TelemetryOptions{Disabled: true},
-		}})
+		&azqueue.ClientOptions{ClientOptions: azblobsink.ClientOptions()})
 }
 
 // configured reports whether any queue service can be reached.

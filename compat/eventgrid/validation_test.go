@@ -18,9 +18,7 @@ import (
 // does, and nothing is stored.
 func TestFailedHandshakeKeepsSubscriptionFromSucceeded(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.RejectValidation(http.StatusForbidden))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.RejectValidation(http.StatusForbidden))
 	_, err := h.topicSubs().BeginCreateOrUpdate(ctx(t), resourceGroup, "orders", "rejected",
 		armeventgrid.EventSubscription{Properties: &armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL() + "?code=secret")}}, nil)
 	status, code := responseErrorCode(t, err)
@@ -39,9 +37,7 @@ func TestFailedHandshakeKeepsSubscriptionFromSucceeded(t *testing.T) {
 // The CloudEvents handshake fails the same way when OPTIONS is refused.
 func TestFailedAbuseProtectionHandshake(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.RejectValidation(http.StatusMethodNotAllowed))
-	h.createTopic("ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10, nil)
+	h, hook := newTopicHarness(t, "ce-topic", armeventgrid.InputSchemaCloudEventSchemaV10, fakes.RejectValidation(http.StatusMethodNotAllowed))
 	_, err := h.topicSubs().BeginCreateOrUpdate(ctx(t), resourceGroup, "ce-topic", "rejected",
 		armeventgrid.EventSubscription{Properties: &armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())}}, nil)
 	if status, code := responseErrorCode(t, err); status != http.StatusBadRequest || code != "Url validation" {
@@ -54,9 +50,7 @@ func TestFailedAbuseProtectionHandshake(t *testing.T) {
 // over TLS) makes it Succeeded, and the SDK poller then finishes.
 func TestManualValidation(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.ManualValidation())
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.ManualValidation())
 	poller, err := h.topicSubs().BeginCreateOrUpdate(ctx(t), resourceGroup, "orders", "manual",
 		armeventgrid.EventSubscription{Properties: &armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())}}, nil)
 	if err != nil {
@@ -97,9 +91,7 @@ func TestManualValidation(t *testing.T) {
 // subscription fails, and a failed subscription delivers nothing.
 func TestManualValidationWindowExpires(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	hook := newHook(t, h, fakes.ManualValidation())
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
+	h, hook := newOrdersHarness(t, fakes.ManualValidation())
 	if _, err := h.topicSubs().BeginCreateOrUpdate(ctx(t), resourceGroup, "orders", "late",
 		armeventgrid.EventSubscription{Properties: &armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())}}, nil); err != nil {
 		t.Fatal(err)

@@ -75,10 +75,7 @@ eventbridge:
 
 func TestApplySendsTheCloudsRequestsInFileOrder(t *testing.T) {
 	t.Parallel()
-	f, err := topology.Parse("topology.yaml", []byte(everything))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "topology.yaml", everything)
 	fake := newFakeEmulator()
 	if err := f.Apply(context.Background(), fake); err != nil {
 		t.Fatal(err)
@@ -246,13 +243,10 @@ func TestApplyFailures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := topology.Parse("topology.yaml", []byte(small))
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := mustParse(t, "topology.yaml", small)
 			fake := newFakeEmulator()
 			fake.answer, fake.ignoreHeaders = tc.answer, tc.ignoreHeaders
-			err = f.Apply(context.Background(), fake)
+			err := f.Apply(context.Background(), fake)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("Apply error:\n got %v\nwant %s", err, tc.want)
 			}
@@ -268,10 +262,7 @@ func TestApplyFailures(t *testing.T) {
 
 func TestApplyStopsWhenTheContextEnds(t *testing.T) {
 	t.Parallel()
-	f, err := topology.Parse("topology.yaml", []byte(small))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "topology.yaml", small)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	fake := newFakeEmulator()

@@ -30,13 +30,7 @@ func (d *decoder) eventBridge(top *object) *EventBridge {
 	if sec.has("account") {
 		eb.Account = sec.checkedText("account", checkAccount)
 	}
-	buses := newUniqueNames("bus name", false)
-	for _, it := range sec.list("buses") {
-		if b, o := d.bus(it); o != nil {
-			buses.add(o, "name", b.Name)
-			eb.Buses = append(eb.Buses, b)
-		}
-	}
+	eb.Buses = decodeEach(sec.list("buses"), newUniqueNames("bus name", false), "name", d.bus, func(b Bus) string { return b.Name })
 	if v2 := sec.mapping("v2", []string{"buses"}, false); v2 != nil {
 		eb.V2Buses = d.v2Buses(v2)
 	}
@@ -59,13 +53,8 @@ func (d *decoder) bus(it item) (Bus, *object) {
 			o.problem("description", "cannot be set on the default bus, which GridBridge does not create")
 		}
 	}
-	rules := newUniqueNames("rule name", false)
-	for _, rit := range o.list("rules") {
-		if r, ro := d.rule(rit, b.Name); ro != nil {
-			rules.add(ro, "name", r.Name)
-			b.Rules = append(b.Rules, r)
-		}
-	}
+	b.Rules = decodeEach(o.list("rules"), newUniqueNames("rule name", false), "name",
+		func(it item) (Rule, *object) { return d.rule(it, b.Name) }, func(r Rule) string { return r.Name })
 	return b, o
 }
 
@@ -104,13 +93,7 @@ func (d *decoder) rule(it item, bus string) (Rule, *object) {
 	if len(targets) > maxTargetsPerRule {
 		o.problem("targets", "has %d targets; a rule has at most %d", len(targets), maxTargetsPerRule)
 	}
-	ids := newUniqueNames("target id", false)
-	for _, tit := range targets {
-		if t, to := d.target(tit); to != nil {
-			ids.add(to, "id", t.ID)
-			r.Targets = append(r.Targets, t)
-		}
-	}
+	r.Targets = decodeEach(targets, newUniqueNames("target id", false), "id", d.target, func(t Target) string { return t.ID })
 	return r, o
 }
 

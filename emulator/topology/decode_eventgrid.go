@@ -32,34 +32,14 @@ func (d *decoder) eventGrid(top *object) *EventGrid {
 		eg.Location = sec.text("location")
 	}
 	topics := newUniqueNames("topic name", true)
-	for _, it := range sec.list("topics") {
-		if t, o := d.topic(it); o != nil {
-			topics.add(o, "name", t.Name)
-			eg.Topics = append(eg.Topics, t)
-		}
-	}
+	eg.Topics = decodeEach(sec.list("topics"), topics, "name", d.topic, func(t Topic) string { return t.Name })
 	// Domains share the topics' name space (their endpoints are host names
 	// in Azure).
-	for _, it := range sec.list("domains") {
-		if dm, o := d.domain(it); o != nil {
-			topics.add(o, "name", dm.Name)
-			eg.Domains = append(eg.Domains, dm)
-		}
-	}
-	systemTopics := newUniqueNames("system topic name", true)
-	for _, it := range sec.list("systemTopics") {
-		if st, o := d.systemTopic(it); o != nil {
-			systemTopics.add(o, "name", st.Name)
-			eg.SystemTopics = append(eg.SystemTopics, st)
-		}
-	}
-	namespaces := newUniqueNames("namespace name", true)
-	for _, it := range sec.list("namespaces") {
-		if ns, o := d.namespace(it); o != nil {
-			namespaces.add(o, "name", ns.Name)
-			eg.Namespaces = append(eg.Namespaces, ns)
-		}
-	}
+	eg.Domains = decodeEach(sec.list("domains"), topics, "name", d.domain, func(dm Domain) string { return dm.Name })
+	eg.SystemTopics = decodeEach(sec.list("systemTopics"), newUniqueNames("system topic name", true), "name", d.systemTopic,
+		func(st SystemTopic) string { return st.Name })
+	eg.Namespaces = decodeEach(sec.list("namespaces"), newUniqueNames("namespace name", true), "name", d.namespace,
+		func(ns Namespace) string { return ns.Name })
 	return eg
 }
 
@@ -121,15 +101,8 @@ func (d *decoder) systemTopic(it item) (SystemTopic, *object) {
 
 // eventSubscriptions reads the subscriptions list of o.
 func (d *decoder) eventSubscriptions(o *object) []EventSubscription {
-	var out []EventSubscription
-	subs := newUniqueNames("event subscription name", true)
-	for _, sit := range o.list("subscriptions") {
-		if s, so := d.eventSubscription(sit); so != nil {
-			subs.add(so, "name", s.Name)
-			out = append(out, s)
-		}
-	}
-	return out
+	return decodeEach(o.list("subscriptions"), newUniqueNames("event subscription name", true), "name", d.eventSubscription,
+		func(s EventSubscription) string { return s.Name })
 }
 
 // topicFields reads what topics and domains share.

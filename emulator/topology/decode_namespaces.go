@@ -12,13 +12,8 @@ func (d *decoder) namespace(it item) (Namespace, *object) {
 		ns.Name = o.checkedText("name", armName(3, 50))
 	}
 	ns.Keys = d.keys(o)
-	topics := newUniqueNames("namespace topic name", true)
-	for _, tit := range o.list("topics") {
-		if t, to := d.namespaceTopic(tit); to != nil {
-			topics.add(to, "name", t.Name)
-			ns.Topics = append(ns.Topics, t)
-		}
-	}
+	ns.Topics = decodeEach(o.list("topics"), newUniqueNames("namespace topic name", true), "name", d.namespaceTopic,
+		func(t NamespaceTopic) string { return t.Name })
 	return ns, o
 }
 
@@ -33,13 +28,8 @@ func (d *decoder) namespaceTopic(it item) (NamespaceTopic, *object) {
 	}
 	t.EventRetentionInDays = o.intRange("eventRetentionInDays", 1, 7)
 	t.Keys = d.keys(o)
-	subs := newUniqueNames("event subscription name", true)
-	for _, sit := range o.list("subscriptions") {
-		if s, so := d.namespaceSubscription(sit); so != nil {
-			subs.add(so, "name", s.Name)
-			t.Subscriptions = append(t.Subscriptions, s)
-		}
-	}
+	t.Subscriptions = decodeEach(o.list("subscriptions"), newUniqueNames("event subscription name", true), "name", d.namespaceSubscription,
+		func(s NamespaceSubscription) string { return s.Name })
 	return t, o
 }
 

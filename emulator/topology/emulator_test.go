@@ -73,11 +73,17 @@ func messageOf(body map[string]any) string {
 
 func apply(t *testing.T, h http.Handler, src string) error {
 	t.Helper()
-	f, err := topology.Parse("topology.yaml", []byte(src))
-	if err != nil {
+	f := mustParse(t, "topology.yaml", src)
+	return f.Apply(context.Background(), h)
+}
+
+// mustApply applies the topology made of lines, failing the test if the
+// emulator refuses any of it.
+func mustApply(t *testing.T, h http.Handler, lines ...string) {
+	t.Helper()
+	if err := apply(t, h, yamlLines(lines...)); err != nil {
 		t.Fatal(err)
 	}
-	return f.Apply(context.Background(), h)
 }
 
 // field walks a decoded JSON answer: field(body, "properties", "inputSchema").
@@ -93,7 +99,7 @@ func TestEmulatorGetsTopicsAndSubscriptions(t *testing.T) {
 	t.Parallel()
 	h := startEmulator(t)
 	hook := fakes.NewWebhook(t)
-	err := apply(t, h, yamlLines(
+	mustApply(t, h,
 		"eventgrid:",
 		"  topics:",
 		"    - name: orders",
@@ -104,10 +110,7 @@ func TestEmulatorGetsTopicsAndSubscriptions(t *testing.T) {
 		"          filter: { includedEventTypes: [Shop.OrderPlaced] }",
 		"          retryPolicy: { maxDeliveryAttempts: 5, eventTimeToLiveInMinutes: 60 }",
 		"          deadLetter: { account: devstoreaccount1, container: dead-letters }",
-	))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	status, topic := call(t, h, "GET", armGroup+"/topics/orders?api-version=2025-02-15", "", "")
 	if status != http.StatusOK || field(topic, "properties", "inputSchema") != "CloudEventSchemaV1_0" {
 		t.Errorf("GET topic: %d %v", status, topic)
@@ -224,7 +227,7 @@ func TestEmulatorGetsNamespaces(t *testing.T) {
 	t.Parallel()
 	h := startEmulator(t)
 	skipUnlessServed(t, h, "GET", armGroup+"/namespaces?api-version=2025-02-15", "", "Event Grid namespaces (ARM .../Microsoft.EventGrid/namespaces)")
-	err := apply(t, h, yamlLines(
+	mustApply(t, h,
 		"eventgrid:",
 		"  namespaces:",
 		"    - name: shop",
@@ -234,10 +237,7 @@ func TestEmulatorGetsNamespaces(t *testing.T) {
 		"          subscriptions:",
 		"            - name: worker",
 		"              queue: { receiveLockDurationInSeconds: 90 }",
-	))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	_, topic := call(t, h, "GET", armGroup+"/namespaces/shop/topics/orders?api-version=2025-02-15", "", "")
 	if got := field(topic, "properties", "eventRetentionInDays"); got != 2.0 {
 		t.Errorf("eventRetentionInDays %v", got)
@@ -253,7 +253,7 @@ func TestEmulatorGetsBusesRulesAndTargets(t *testing.T) {
 	t.Parallel()
 	h := startEmulator(t)
 	skipUnlessServed(t, h, "POST", "/", "AWSEvents.ListEventBuses", "EventBridge (AWSEvents.*)")
-	err := apply(t, h, yamlLines(
+	mustApply(t, h,
 		"eventbridge:",
 		"  buses:",
 		"    - name: shop",
@@ -269,10 +269,7 @@ func TestEmulatorGetsBusesRulesAndTargets(t *testing.T) {
 		"        - name: tick",
 		"          scheduleExpression: rate(1 hour)",
 		"          state: DISABLED",
-	))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	_, rule := call(t, h, "POST", "/", "AWSEvents.DescribeRule", `{"Name":"big-orders","EventBusName":"shop"}`)
 	if rule["EventPattern"] != `{"source":["shop"],"detail":{"total":[{"numeric":[">=",1000]}]}}` || rule["Arn"] != "arn:aws:events:us-east-1:000000000000:rule/shop/big-orders" {
 		t.Errorf("DescribeRule = %v", rule)
@@ -292,7 +289,7 @@ func TestEmulatorGetsEventBusesV2(t *testing.T) {
 	t.Parallel()
 	h := startEmulator(t)
 	skipUnlessServed(t, h, "POST", "/", "AWSEventsV2.ListEventBuses", "event buses v2 (AWSEventsV2.*)")
-	err := apply(t, h, yamlLines(
+	mustApply(t, h,
 		"eventbridge:",
 		"  v2:",
 		"    buses:",
@@ -300,10 +297,7 @@ func TestEmulatorGetsEventBusesV2(t *testing.T) {
 		"        subscribers:",
 		"          - name: billing",
 		"            invokeConfiguration: { targetArn: 'arn:aws:sqs:us-east-1:000000000000:billing' }",
-	))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	_, sub := call(t, h, "POST", "/", "AWSEventsV2.DescribeSubscriber", `{"Name":"billing"}`)
 	if field(sub, "InvokeConfiguration", "TargetArn") != "arn:aws:sqs:us-east-1:000000000000:billing" ||
 		!strings.Contains(sub["EventBusArn"].(string), ":event-busv2/orders/") {
@@ -350,7 +344,7 @@ func TestEmulatorGetsDomainsAndTheirTopics(t *testing.T) {
 	t.Parallel()
 	h := startEmulator(t)
 	hook := fakes.NewWebhook(t)
-	err := apply(t, h, yamlLines(
+	mustApply(t, h,
 		"eventgrid:",
 		"  domains:",
 		"    - name: tenants",
@@ -365,10 +359,7 @@ func TestEmulatorGetsDomainsAndTheirTopics(t *testing.T) {
 		"            - name: contoso-audit",
 		"              webhook: "+hook.URL(),
 		"        - name: fabrikam",
-	))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	status, domain := call(t, h, "GET", armGroup+"/domains/tenants?api-version=2025-02-15", "", "")
 	if status != http.StatusOK || field(domain, "properties", "autoDeleteTopicWithLastSubscription") != false ||
 		field(domain, "properties", "autoCreateTopicWithFirstSubscription") != true {

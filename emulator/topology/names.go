@@ -30,3 +30,17 @@ func (u *uniqueNames) add(o *object, field, name string) {
 	}
 	u.seen[key] = line
 }
+
+// decodeEach decodes every item with decode and returns, in order, what it
+// read; names reports a name (nameOf of the result, in the item's field
+// field) used before in its name space.
+func decodeEach[T any](items []item, names *uniqueNames, field string, decode func(item) (T, *object), nameOf func(T) string) []T {
+	var out []T
+	for _, it := range items {
+		if v, o := decode(it); o != nil {
+			names.add(o, field, nameOf(v))
+			out = append(out, v)
+		}
+	}
+	return out
+}

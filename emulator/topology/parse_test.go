@@ -103,10 +103,7 @@ func withoutSources(f *topology.File) *topology.File {
 
 func TestParseReadsJSONAndYAMLAlike(t *testing.T) {
 	t.Parallel()
-	fromYAML, err := topology.Parse("t.yaml", []byte(sameAsYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fromYAML := mustParse(t, "t.yaml", sameAsYAML)
 	fromJSON, err := topology.Parse("t.json", sameAsJSON(t))
 	if err != nil {
 		t.Fatal(err)
@@ -127,10 +124,7 @@ func TestParseReadsJSONAndYAMLAlike(t *testing.T) {
 
 func TestParseFillsDefaultsAndRecordsWhereResourcesAre(t *testing.T) {
 	t.Parallel()
-	f, err := topology.Parse("t.yaml", []byte(sameAsYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "t.yaml", sameAsYAML)
 	eg, eb := f.EventGrid, f.EventBridge
 	if eg.SubscriptionID != topology.DefaultSubscriptionID || eg.ResourceGroup != "gridbridge" || eg.Location != "westus" {
 		t.Errorf("Event Grid defaults: %q %q %q", eg.SubscriptionID, eg.ResourceGroup, eg.Location)
@@ -172,10 +166,7 @@ func TestParseTurnsMappingsIntoTheJSONTheAPIsTake(t *testing.T) {
 		"        - name: written-as-text",
 		`          eventPattern: '{ "source" : ["shop"] }'`,
 	)
-	f, err := topology.Parse("t.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "t.yaml", src)
 	eb := f.EventBridge
 	if eb.Account != "000000000000" {
 		t.Errorf("account %q", eb.Account)
@@ -207,10 +198,7 @@ func TestParseFollowsAnchorsAndMergeKeys(t *testing.T) {
 		"          webhook: http://app/other",
 		"          retryPolicy: *retry",
 	)
-	f, err := topology.Parse("t.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "t.yaml", src)
 	subs := f.EventGrid.Topics[0].Subscriptions
 	if len(subs) != 3 || subs[1].Name != "audit-2" || subs[1].Webhook != "http://app/events" || subs[2].RetryPolicy.MaxDeliveryAttempts != 3 {
 		t.Errorf("subscriptions: %+v", subs)
@@ -277,10 +265,7 @@ func TestParseKeepsEveryTargetMember(t *testing.T) {
 		"              kinesisParameters: { partitionKeyPath: $.id }",
 		"              ecsParameters: { TaskDefinitionArn: arn, NetworkConfiguration: { awsvpcConfiguration: { Subnets: [s] } } }",
 	)
-	f, err := topology.Parse("t.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "t.yaml", src)
 	got, _ := json.Marshal(f.EventBridge.Buses[0].Rules[0].Targets[0].Members)
 	want := `{"Arn":"arn:aws:events:us-east-1:000000000000:api-destination/orders/1",` +
 		`"EcsParameters":{"TaskDefinitionArn":"arn","NetworkConfiguration":{"awsvpcConfiguration":{"Subnets":["s"]}}},` +

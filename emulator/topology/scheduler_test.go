@@ -11,7 +11,7 @@ import (
 func TestEmulatorGetsScheduleGroupsAndSchedules(t *testing.T) {
 	t.Parallel()
 	h := startEmulator(t)
-	err := apply(t, h, yamlLines(
+	mustApply(t, h,
 		"eventbridge:",
 		"  scheduler:",
 		"    groups:",
@@ -32,10 +32,7 @@ func TestEmulatorGetsScheduleGroupsAndSchedules(t *testing.T) {
 		"            ScheduleExpression: rate(5 minutes)",
 		"            FlexibleTimeWindow: { Mode: FLEXIBLE, MaximumWindowInMinutes: 5 }",
 		"            Target: { Arn: 'arn:aws:lambda:us-east-1:000000000000:function:ping', RoleArn: 'arn:aws:iam::000000000000:role/scheduler', Input: hello }",
-	))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	_, s := call(t, h, "GET", "/schedules/nightly?groupName=team", "", "")
 	if s["ScheduleExpressionTimezone"] != "Europe/Paris" || field(s, "Target", "Input") != `{"job":"nightly"}` ||
 		field(s, "Target", "RetryPolicy", "MaximumRetryAttempts") != 3.0 || field(s, "FlexibleTimeWindow", "Mode") != "OFF" {

@@ -12,6 +12,17 @@ import (
 // by position.
 func yamlLines(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 
+// mustParse parses src as the topology file name, failing the test if it
+// is refused.
+func mustParse(t *testing.T, name, src string) *topology.File {
+	t.Helper()
+	f, err := topology.Parse(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 func TestParseReportsEveryProblemWithItsLineAndField(t *testing.T) {
 	t.Parallel()
 	const arn = "arn:aws:sqs:us-east-1:000000000000:q"

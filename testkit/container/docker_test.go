@@ -3,57 +3,42 @@ package container
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gridbridge/gridbridge/internal/testenv"
 )
-
-// recorder stands in for a testing.TB and records a skip or a failure
-// instead of ending the goroutine as a real T would.
-type recorder struct {
-	testing.TB
-	skipped, failed bool
-	msg             string
-}
-
-func (r *recorder) Helper() {}
-func (r *recorder) Skipf(format string, args ...any) {
-	r.skipped, r.msg = true, fmt.Sprintf(format, args...)
-}
-func (r *recorder) Fatalf(format string, args ...any) {
-	r.failed, r.msg = true, fmt.Sprintf(format, args...)
-}
 
 func TestNoDockerSkipsWithAMessageThatSaysWhatToDo(t *testing.T) {
 	t.Setenv(RequireDockerVar, "")
-	r := &recorder{}
+	r := &testenv.Recorder{}
 	skipUnlessReachable(r, func(context.Context) error { return errors.New("socket not found") }, time.Second)
-	if !r.skipped || r.failed {
-		t.Fatalf("skipped=%v failed=%v, want a skip", r.skipped, r.failed)
+	if !r.WasSkipped || r.WasFailed {
+		t.Fatalf("skipped=%v failed=%v, want a skip", r.WasSkipped, r.WasFailed)
 	}
 	for _, want := range []string{"no Docker engine reachable", "socket not found", "in-process twin", "DOCKER_HOST", RequireDockerVar} {
-		if !strings.Contains(r.msg, want) {
-			t.Errorf("skip message %q lacks %q", r.msg, want)
+		if !strings.Contains(r.Message, want) {
+			t.Errorf("skip message %q lacks %q", r.Message, want)
 		}
 	}
 }
 
 func TestNoDockerFailsWhenDockerIsRequired(t *testing.T) {
 	t.Setenv(RequireDockerVar, "1")
-	r := &recorder{}
+	r := &testenv.Recorder{}
 	skipUnlessReachable(r, func(context.Context) error { return errors.New("socket not found") }, time.Second)
-	if !r.failed || r.skipped {
-		t.Fatalf("skipped=%v failed=%v, want a failure", r.skipped, r.failed)
+	if !r.WasFailed || r.WasSkipped {
+		t.Fatalf("skipped=%v failed=%v, want a failure", r.WasSkipped, r.WasFailed)
 	}
 }
 
 func TestReachableDockerNeitherSkipsNorFails(t *testing.T) {
 	t.Parallel()
-	r := &recorder{}
+	r := &testenv.Recorder{}
 	skipUnlessReachable(r, func(context.Context) error { return nil }, time.Second)
-	if r.skipped || r.failed {
-		t.Fatalf("skipped=%v failed=%v (%s)", r.skipped, r.failed, r.msg)
+	if r.WasSkipped || r.WasFailed {
+		t.Fatalf("skipped=%v failed=%v (%s)", r.WasSkipped, r.WasFailed, r.Message)
 	}
 }
 
@@ -64,34 +49,34 @@ func TestSilentDockerSkipsAtTheTimeout(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
-	r := &recorder{}
+	r := &testenv.Recorder{}
 	start := time.Now()
 	skipUnlessReachable(r, func(context.Context) error { <-release; return nil }, 50*time.Millisecond)
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("took %v", took)
 	}
-	if !r.skipped || !strings.Contains(r.msg, "no answer within 50ms") {
-		t.Fatalf("skipped=%v msg=%q, want a skip for the timeout", r.skipped, r.msg)
+	if !r.WasSkipped || !strings.Contains(r.Message, "no answer within 50ms") {
+		t.Fatalf("skipped=%v msg=%q, want a skip for the timeout", r.WasSkipped, r.Message)
 	}
 }
 
 func TestPanickingDockerClientSkips(t *testing.T) {
 	t.Parallel()
-	r := &recorder{}
+	r := &testenv.Recorder{}
 	skipUnlessReachable(r, func(context.Context) error { panic("no docker host") }, time.Second)
-	if !r.skipped || !strings.Contains(r.msg, "panicked: no docker host") {
-		t.Fatalf("skipped=%v msg=%q", r.skipped, r.msg)
+	if !r.WasSkipped || !strings.Contains(r.Message, "panicked: no docker host") {
+		t.Fatalf("skipped=%v msg=%q", r.WasSkipped, r.Message)
 	}
 }
 
 // On this machine or any other, the real probe ends within its bound.
 func TestSkipIfNoDockerAnswersInTime(t *testing.T) {
 	t.Parallel()
-	r := &recorder{}
+	r := &testenv.Recorder{}
 	start := time.Now()
 	skipUnlessReachable(r, pingDocker, dockerProbeTimeout)
 	if took := time.Since(start); took > dockerProbeTimeout+time.Second {
 		t.Errorf("the probe took %v", took)
 	}
-	t.Logf("Docker reachable: %v %s", !r.skipped && !r.failed, r.msg)
+	t.Logf("Docker reachable: %v %s", !r.WasSkipped && !r.WasFailed, r.Message)
 }

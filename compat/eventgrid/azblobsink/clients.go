@@ -17,9 +17,10 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// tryTimeout bounds one HTTP request to the storage service. Dead letters are
-// small, so a try that takes longer means the service is stuck; failing it lets
-// the engine retry on its own schedule and clock.
+// tryTimeout bounds one HTTP request to a storage service in real time.
+// Dead letters, queue messages and listings are small, so a try that takes
+// longer means the service is stuck; failing it lets the engine retry on its
+// own schedule and clock.
 const tryTimeout = 10 * time.Second
 
 // accountClients holds one blob client per configured account name. It is
@@ -57,15 +58,21 @@ func newBlobClient(a Account) (*azblob.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("account %q: %w", a.Name, err)
 	}
-	opts := &azblob.ClientOptions{ClientOptions: azcore.ClientOptions{
-		// The engine retries dead-letter writes on the emulator clock
-		// (EG-22); retries inside the SDK would hide failures from it and
-		// stall on the wall clock.
-		Retry: policy.RetryOptions{MaxRetries: -1, TryTimeout: tryTimeout},
-		// No telemetry header: requests stay the same across GridBridge builds.
-		Telemetry: policy.TelemetryOptions{Disabled: true},
-	}}
+	opts := &azblob.ClientOptions{ClientOptions: ClientOptions()}
 	return azblob.NewClientWithSharedKeyCredential(strings.TrimRight(a.BlobEndpoint, "/")+"/", cred, opts)
+}
+
+// ClientOptions are the SDK options of every storage client the Event Grid
+// face makes (dead-letter blobs, storage queue destinations, blob event
+// scans). No retries inside the SDK: the engine retries on the emulator
+// clock (EG-22), and SDK retries would hide failures from it and stall on
+// the wall clock; each try is bounded by tryTimeout. No telemetry header:
+// requests stay the same across GridBridge builds.
+func ClientOptions() azcore.ClientOptions {
+	return azcore.ClientOptions{
+		Retry:     policy.RetryOptions{MaxRetries: -1, TryTimeout: tryTimeout},
+		Telemetry: policy.TelemetryOptions{Disabled: true},
+	}
 }
 
 // names lists the usable accounts, sorted, for error messages and Accounts.

@@ -26,32 +26,22 @@ func (h *Handler) putSystemTopic(r *arm.Request, tg target) (arm.Response, *arm.
 	if !arm.ValidName(tg.SystemTopic, 3, 128) {
 		return arm.Response{}, arm.BadRequest("System topic name must be between 3 and 128 characters in length and use alphanumeric characters and hyphens only; got '%s'.", tg.SystemTopic)
 	}
-	body, err := r.ReadBody()
-	if err != nil {
-		return arm.Response{}, err
-	}
-	h.topicWrites.Lock()
-	defer h.topicWrites.Unlock()
-	id := tg.scopeID()
-	existing := h.Store.Topic(id)
-	t, err := resource.SystemTopicFromPut(id, tg.SubscriptionID, tg.ResourceGroup, tg.SystemTopic, body, existing, h.Hooks.Now())
-	if err != nil {
-		return arm.Response{}, err
-	}
-	for _, other := range h.Store.TopicsOfType(resource.TypeSystemTopic) {
-		if other.Key() != t.Key() && strings.EqualFold(other.Source, t.Source) {
-			return arm.Response{}, arm.BadRequest("Only one system topic is allowed per source: '%s' already has system topic '%s'.", t.Source, other.ID)
+	return h.put(r, tg, tg.SystemTopic, resource.SystemTopicFromPut, func(t, existing *resource.Topic) (arm.Response, *arm.Error) {
+		for _, other := range h.Store.TopicsOfType(resource.TypeSystemTopic) {
+			if other.Key() != t.Key() && strings.EqualFold(other.Source, t.Source) {
+				return arm.Response{}, arm.BadRequest("Only one system topic is allowed per source: '%s' already has system topic '%s'.", t.Source, other.ID)
+			}
 		}
-	}
-	if err := h.Hooks.CheckSystemTopicSource(t); err != nil {
-		return arm.Response{}, err
-	}
-	if existing == nil {
-		t.MetricResourceID = h.Hooks.NewID()
-	}
-	h.Store.PutTopic(t)
-	h.Hooks.SystemTopicsChanged()
-	return arm.Created(h.topicJSON(t)), nil
+		if err := h.Hooks.CheckSystemTopicSource(t); err != nil {
+			return arm.Response{}, err
+		}
+		if existing == nil {
+			t.MetricResourceID = h.Hooks.NewID()
+		}
+		h.Store.PutTopic(t)
+		h.Hooks.SystemTopicsChanged()
+		return arm.Created(h.topicJSON(t)), nil
+	})
 }
 
 // deleteSystemTopic removes the system topic and its event subscriptions;

@@ -82,8 +82,8 @@ func (h *Handler) putTopic(r *arm.Request, tg target) (arm.Response, *arm.Error)
 	return h.putKeyed(r, tg, tg.Topic, "Topic", resource.TopicFromPut)
 }
 
-// fromPut builds a topic or a domain from its PUT body (resource.TopicFromPut,
-// resource.DomainFromPut).
+// fromPut builds a topic, a domain or a system topic from its PUT body
+// (resource.TopicFromPut, resource.DomainFromPut, resource.SystemTopicFromPut).
 type fromPut func(id, subscriptionID, resourceGroup, name string, body []byte, existing *resource.Topic, now time.Time) (*resource.Topic, *arm.Error)
 
 // putKeyed is the PUT of a resource with access keys (a topic or a domain,
@@ -94,6 +94,28 @@ func (h *Handler) putKeyed(r *arm.Request, tg target, name, kind string, build f
 	if err := resource.CheckTopicName(name); err != nil {
 		return arm.Response{}, err
 	}
+	return h.put(r, tg, name, build, func(t, existing *resource.Topic) (arm.Response, *arm.Error) {
+		if existing == nil {
+			t.Key1, t.Key2, t.MetricResourceID = h.Hooks.NewKey(), h.Hooks.NewKey(), h.Hooks.NewID()
+		}
+		keys, err := arm.FixedKeys(r.Request, [2]string{t.Key1, t.Key2})
+		if err != nil {
+			return arm.Response{}, err
+		}
+		t.Key1, t.Key2 = keys[0], keys[1]
+		if holder := h.Store.PutTopic(t); holder != nil {
+			return arm.Response{}, arm.Conflict("%s with the specified name already exists. Choose a different %s name. (GridBridge plays a single region: '%s' holds the name.)", kind, strings.ToLower(kind), holder.ID)
+		}
+		return arm.Created(h.topicJSON(t)), nil
+	})
+}
+
+// put is the part every PUT of a topic-like resource shares: read the
+// body, then, holding topicWrites, build the resource at tg's scope from
+// it and what is stored there (build refuses a bad body) and let store
+// check and keep it.
+func (h *Handler) put(r *arm.Request, tg target, name string, build fromPut,
+	store func(t, existing *resource.Topic) (arm.Response, *arm.Error)) (arm.Response, *arm.Error) {
 	body, err := r.ReadBody()
 	if err != nil {
 		return arm.Response{}, err
@@ -106,18 +128,7 @@ func (h *Handler) putKeyed(r *arm.Request, tg target, name, kind string, build f
 	if err != nil {
 		return arm.Response{}, err
 	}
-	if existing == nil {
-		t.Key1, t.Key2, t.MetricResourceID = h.Hooks.NewKey(), h.Hooks.NewKey(), h.Hooks.NewID()
-	}
-	keys, err := arm.FixedKeys(r.Request, [2]string{t.Key1, t.Key2})
-	if err != nil {
-		return arm.Response{}, err
-	}
-	t.Key1, t.Key2 = keys[0], keys[1]
-	if holder := h.Store.PutTopic(t); holder != nil {
-		return arm.Response{}, arm.Conflict("%s with the specified name already exists. Choose a different %s name. (GridBridge plays a single region: '%s' holds the name.)", kind, strings.ToLower(kind), holder.ID)
-	}
-	return arm.Created(h.topicJSON(t)), nil
+	return store(t, existing)
 }
 
 func (h *Handler) getTopic(_ *arm.Request, tg target) (arm.Response, *arm.Error) {

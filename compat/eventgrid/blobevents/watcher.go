@@ -7,10 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 
@@ -49,9 +46,6 @@ type Watcher struct {
 	primed bool
 }
 
-// tryTimeout bounds one listing request in real time.
-const tryTimeout = 10 * time.Second
-
 // NewWatcher returns a watcher of acct's blob service. Its first Scan
 // records what exists and reports nothing: blobs written before a system
 // topic existed raise no events.
@@ -64,10 +58,7 @@ func NewWatcher(acct azblobsink.Account) (*Watcher, error) {
 		return nil, fmt.Errorf("storage account %q: %w", acct.Name, err)
 	}
 	endpoint := strings.TrimRight(acct.BlobEndpoint, "/")
-	client, err := azblob.NewClientWithSharedKeyCredential(endpoint+"/", cred, &azblob.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Retry:     policy.RetryOptions{MaxRetries: -1, TryTimeout: tryTimeout},
-		Telemetry: policy.TelemetryOptions{Disabled: true},
-	}})
+	client, err := azblob.NewClientWithSharedKeyCredential(endpoint+"/", cred, &azblob.ClientOptions{ClientOptions: azblobsink.ClientOptions()})
 	if err != nil {
 		return nil, fmt.Errorf("storage account %q: %w", acct.Name, err)
 	}

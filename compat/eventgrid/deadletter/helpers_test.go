@@ -4,31 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
-var t0 = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
+var t0 = routetest.Start()
 
-const topicID = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.EventGrid/topics/orders"
+const topicID = routetest.TopicID
 
 var dest = deadletter.Destination{Account: "devstoreaccount1", Container: "deadletters"}
 
 // builder is a cloud-like builder with predictable blob names.
-func builder() deadletter.Builder {
-	b := deadletter.NewBuilder("orders-sub", dest)
-	var n atomic.Int64
-	b.NewID = func() string { return "blob-" + strconv.FormatInt(n.Add(1), 10) }
-	return b
-}
+func builder() deadletter.Builder { return routetest.Builder("orders-sub", dest) }
 
 // route is one engine on a virtual clock with one Event Grid route.
 type route struct {
@@ -42,7 +36,7 @@ type route struct {
 // and dead-letters through b into sink.
 func newRoute(t *testing.T, d engine.Destination, cfg retry.Config, b deadletter.Builder, sink engine.Sink, maxBatch int) *route {
 	t.Helper()
-	env := facetest.New(t, facetest.Options{Start: t0, Settle: 10 * time.Second})
+	env := routetest.NewEnv(t, 0)
 	env.Engine.PutRoute(&engine.Route{
 		ID: "orders-sub", Destination: d, Retry: retry.NewPolicy(cfg),
 		DeadLetter: b.Policy(sink), MaxBatchEvents: maxBatch,
@@ -57,10 +51,7 @@ func (r *route) publish(events ...*egevent.Event) {
 		ev.PublishedAt = r.clock.Now()
 		items[i] = &engine.Item{ID: ev.ID, Body: ev.Raw, PublishedAt: ev.PublishedAt, Meta: ev}
 	}
-	if err := r.eng.Enqueue("orders-sub", items...); err != nil {
-		r.t.Fatal(err)
-	}
-	r.clock.Settle()
+	routetest.Enqueue(r.t, r.env, "orders-sub", items...)
 }
 
 func (r *route) advanceTo(offset time.Duration) { r.env.AdvanceTo(offset) }
@@ -77,13 +68,6 @@ func egEvent(id string) *egevent.Event {
 		ID: id, Type: "Contoso.Order", Subject: "orders/1", DataVersion: "1.0",
 		Schema: egevent.EventGridSchema, Raw: json.RawMessage(raw), Topic: topicID, TopicName: "orders",
 	}
-}
-
-// status answers every attempt with an HTTP status.
-func status(code int) engine.Destination {
-	return engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome {
-		return engine.Outcome{OK: retry.IsSuccess(code), Status: code, Name: retry.OutcomeName(code, nil)}
-	})
 }
 
 func compact(t *testing.T, s string) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
@@ -155,7 +156,7 @@ func TestEG23_RecordFormats(t *testing.T) {
 func TestEG23_OneBlobPerBatch(t *testing.T) {
 	t.Parallel()
 	sink := engine.NewMemorySink()
-	r := newRoute(t, status(400), retry.Config{}, builder(), sink, 3)
+	r := newRoute(t, routetest.Status(400), retry.Config{}, builder(), sink, 3)
 	r.advanceTo(57 * time.Minute) // the blob is written at 09:02: named for hour 9
 	r.publish(egEvent("e1"), egEvent("e2"), egEvent("e3"))
 	r.advanceTo(time.Hour + 2*time.Minute)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -27,7 +28,7 @@ func TestEG21_WrittenFiveMinutesAfterGiveUp(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			// Three attempts: the last at 40s; the write follows it by the delay.
-			r := newRoute(t, status(500), retry.Config{MaxDeliveryAttempts: 3}, tt.b, engine.NewMemorySink(), 1)
+			r := newRoute(t, routetest.Status(500), retry.Config{MaxDeliveryAttempts: 3}, tt.b, engine.NewMemorySink(), 1)
 			r.publish(egEvent("e1"))
 			last := 40 * time.Second
 			if tt.written > 0 {
@@ -98,7 +99,7 @@ func TestEG22_DeadLetterLocationUnavailable(t *testing.T) {
 				}
 				return nil
 			})
-			r := newRoute(t, status(400), retry.Config{}, builder(), sink, 1)
+			r := newRoute(t, routetest.Status(400), retry.Config{}, builder(), sink, 1)
 			r.publish(egEvent("e1"))
 			r.advanceTo(6 * time.Hour)
 			dls, drops := r.entries(engine.KindDeadLetter), r.entries(engine.KindDrop)

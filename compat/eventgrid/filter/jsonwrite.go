@@ -66,24 +66,18 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func appendStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, ']')
-}
+func appendStrings(b []byte, ss []string) []byte { return appendArray(b, ss, appendString) }
 
-func appendDoubles(b []byte, fs []float64) []byte {
+func appendDoubles(b []byte, fs []float64) []byte { return appendArray(b, fs, appendDouble) }
+
+// appendArray writes xs as a JSON array, each element with appendOne.
+func appendArray[T any](b []byte, xs []T, appendOne func([]byte, T) []byte) []byte {
 	b = append(b, '[')
-	for i, f := range fs {
+	for i, x := range xs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendDouble(b, f)
+		b = appendOne(b, x)
 	}
 	return append(b, ']')
 }

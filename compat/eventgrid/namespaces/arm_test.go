@@ -14,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 func TestNamespaceLifecycleThroughTheSDKOneRequestPerOperation(t *testing.T) {
@@ -27,13 +28,7 @@ func TestNamespaceLifecycleThroughTheSDKOneRequestPerOperation(t *testing.T) {
 	poller, err := c.BeginCreateOrUpdate(ctx, resourceGroup, name, armeventgrid.Namespace{
 		Location: to.Ptr("westus"), Tags: map[string]*string{"team": to.Ptr("a")},
 	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	created, err := poller.PollUntilDone(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	created := facetest.Await(t, "create namespace", poller, err)
 	if n := h.armReqs.count() - before; n != 1 {
 		t.Fatalf("create took %d requests, want 1", n)
 	}
@@ -109,30 +104,19 @@ func TestNamespaceLifecycleThroughTheSDKOneRequestPerOperation(t *testing.T) {
 	_, err = c.Get(ctx, resourceGroup, name, nil)
 	requireStatus(t, err, http.StatusNotFound, "ResourceNotFound")
 	del, err = c.BeginDelete(ctx, resourceGroup, name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := del.PollUntilDone(ctx, nil); err != nil {
-		t.Fatalf("second delete: %v", err)
-	}
+	facetest.Await(t, "second delete", del, err)
 }
 
 func TestRegeneratedKeyStopsWorkingAtOnce(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	ev, _ := messaging.NewCloudEvent("src", "t", "x", nil)
 	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
 		t.Fatal(err)
 	}
 	poller, err := h.arm.NewNamespacesClient().BeginRegenerateKey(ctx, resourceGroup, p.ns.name, armeventgrid.NamespaceRegenerateKeyRequest{KeyName: to.Ptr("key1")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := poller.PollUntilDone(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	facetest.Await(t, "regenerate key1", poller, err)
 	_, err = p.sender.SendEvent(ctx, &ev, nil)
 	requireStatus(t, err, http.StatusUnauthorized, "Unauthorized")
 }
@@ -145,13 +129,7 @@ func TestTopicAndSubscriptionResourcesEchoWhatTheSDKReads(t *testing.T) {
 	topics := h.arm.NewNamespaceTopicsClient()
 
 	poller, err := topics.BeginCreateOrUpdate(ctx, resourceGroup, ns.name, "topic1", armeventgrid.NamespaceTopic{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topic, err := poller.PollUntilDone(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	topic := facetest.Await(t, "create topic1", poller, err)
 	tp := topic.Properties
 	if *tp.EventRetentionInDays != 7 || *tp.InputSchema != armeventgrid.EventInputSchemaCloudEventSchemaV10 ||
 		*tp.PublisherType != armeventgrid.PublisherTypeCustom || *tp.ProvisioningState != armeventgrid.NamespaceTopicProvisioningStateSucceeded {
@@ -221,12 +199,7 @@ func TestTopicAndSubscriptionResourcesEchoWhatTheSDKReads(t *testing.T) {
 		t.Fatalf("list: %v %d", err, len(page.Value))
 	}
 	del, err := subs.BeginDelete(ctx, resourceGroup, ns.name, "topic1", "sub2", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := del.PollUntilDone(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	facetest.Await(t, "delete sub2", del, err)
 	_, err = subs.Get(ctx, resourceGroup, ns.name, "topic1", "sub2", nil)
 	requireStatus(t, err, http.StatusNotFound, "ResourceNotFound")
 }

@@ -32,23 +32,11 @@ func releaseDelay(raw string) (time.Duration, bool) {
 }
 
 func (s *Service) acknowledge(w http.ResponseWriter, r *http.Request, es *subscriptionState, q *queue.Queue) {
-	tokens, ok := lockTokens(w, r)
-	if !ok {
-		return
-	}
-	res := q.Acknowledge(tokens)
-	s.journalSettled(es, engine.KindDelivered, outcomeAcknowledged, res)
-	writeSettleResult(w, res)
+	s.settle(w, r, es, engine.KindDelivered, outcomeAcknowledged, q.Acknowledge)
 }
 
 func (s *Service) reject(w http.ResponseWriter, r *http.Request, es *subscriptionState, q *queue.Queue) {
-	tokens, ok := lockTokens(w, r)
-	if !ok {
-		return
-	}
-	res := q.Reject(tokens)
-	s.journalSettled(es, engine.KindAttempt, outcomeRejected, res)
-	writeSettleResult(w, res)
+	s.settle(w, r, es, engine.KindAttempt, outcomeRejected, q.Reject)
 }
 
 func (s *Service) release(w http.ResponseWriter, r *http.Request, es *subscriptionState, q *queue.Queue) {
@@ -59,12 +47,19 @@ func (s *Service) release(w http.ResponseWriter, r *http.Request, es *subscripti
 			"releaseDelayInSeconds must be one of 0, 10, 60, 600 or 3600, not '"+raw+"'.")
 		return
 	}
+	s.settle(w, r, es, engine.KindAttempt, outcomeReleased, func(tokens []string) []queue.Result { return q.Release(tokens, delay) })
+}
+
+// settle applies a settle operation to the request's lock tokens, journals
+// the events it applied to as kind with outcome, and answers with the
+// per-token result.
+func (s *Service) settle(w http.ResponseWriter, r *http.Request, es *subscriptionState, kind, outcome string, apply func(tokens []string) []queue.Result) {
 	tokens, ok := lockTokens(w, r)
 	if !ok {
 		return
 	}
-	res := q.Release(tokens, delay)
-	s.journalSettled(es, engine.KindAttempt, outcomeReleased, res)
+	res := apply(tokens)
+	s.journalSettled(es, kind, outcome, res)
 	writeSettleResult(w, res)
 }
 

@@ -44,8 +44,7 @@ const validEvent = `{"specversion":"1.0","id":"e1","source":"/s","type":"t"}`
 
 func TestCurlStylePublishGetsExactly200AndAnEmptyObject(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	for _, auth := range []http.Header{
 		{"Authorization": {"SharedAccessKey " + p.ns.key}, "Content-Type": {"application/cloudevents+json"}},
 		{"aeg-sas-key": {p.ns.key}, "Content-Type": {"application/cloudevents+json"}},
@@ -60,8 +59,7 @@ func TestCurlStylePublishGetsExactly200AndAnEmptyObject(t *testing.T) {
 
 func TestBadDataPlaneRequestsGetAzureErrors(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	push := "pusher"
 	h.createSubscription(t, p.ns.name, p.topic, push, pushProps(newWebhook(t).srv.URL, 1, "PT1H", nil, nil))
 	key := keyHeader(p.ns.key)
@@ -122,8 +120,7 @@ func TestBadDataPlaneRequestsGetAzureErrors(t *testing.T) {
 
 func TestBadLockTokensFailOneByOneWithStatus200(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	for _, op := range []string{"acknowledge", "release", "reject", "renewLock"} {
 		r := h.raw(t, http.MethodPost, dataPath(p.ns.name, "/topics/orders/eventsubscriptions/billing:"+op+"?api-version=2024-06-01"),
 			http.Header{"Authorization": {"SharedAccessKey " + p.ns.key}, "Content-Type": {"application/json"}},
@@ -138,8 +135,7 @@ func TestBadLockTokensFailOneByOneWithStatus200(t *testing.T) {
 
 func TestNoRequestGetsA5xx(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	paths := []string{
 		dataPath(p.ns.name, "/topics/orders:publish"),
@@ -175,8 +171,7 @@ func TestNoRequestGetsA5xx(t *testing.T) {
 
 func TestReceiveTimesOutWithAnEmptyValue(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	// The raw request runs beside the SDK's, so the test waits 10 s once.
 	rawDone := make(chan rawResponse, 1)
 	go func() {
@@ -207,8 +202,7 @@ func TestReceiveTimesOutWithAnEmptyValue(t *testing.T) {
 
 func TestReceiveReturnsAsSoonAsAnEventArrives(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	_, p := newQueueHarness(t)
 	type result struct {
 		n       int
 		err     error

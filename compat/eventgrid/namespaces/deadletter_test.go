@@ -187,13 +187,8 @@ func TestMissingContainerDropsAtOnce(t *testing.T) {
 	h := newHarness(t, az.sink)
 	p := h.pull(t, queueProps(60, 10, "", blobDeadLetter(az.account, "no-such-container")))
 	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(context.Background(), &ev, nil); err != nil {
-		t.Fatal(err)
-	}
-	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
-	if _, err := p.receiver.RejectEvents(context.Background(), []string{tok}, nil); err != nil {
-		t.Fatal(err)
-	}
+	p.send(t, ev)
+	p.rejectNext(t)
 	drop := h.waitJournal(t, engine.Filter{Kind: engine.KindDrop, EventID: ev.ID}, 1)[0]
 	if drop.Outcome != engine.ReasonDeadLetterNotFound || !drop.Time.Equal(start) {
 		t.Fatalf("drop %+v", drop)
@@ -230,13 +225,8 @@ func TestStorageDownRetriesOnTheNS7ScheduleThenDrops(t *testing.T) {
 		t.Fatalf("patch: %d", resp.StatusCode)
 	}
 	ev := newEvent(t, "t", "x")
-	if _, err := p.sender.SendEvent(context.Background(), &ev, nil); err != nil {
-		t.Fatal(err)
-	}
-	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
-	if _, err := p.receiver.RejectEvents(context.Background(), []string{tok}, nil); err != nil {
-		t.Fatal(err)
-	}
+	p.send(t, ev)
+	p.rejectNext(t)
 	h.waitJournal(t, engine.Filter{Kind: engine.KindAttempt, Outcome: "DeadLetterWriteFailed", EventID: ev.ID}, 1)
 	h.clock.Advance(25 * time.Hour)
 
@@ -272,13 +262,8 @@ func TestRepublishSendsDeadLettersBackUnchanged(t *testing.T) {
 	ctx := context.Background()
 	ev := newEvent(t, "order.created", map[string]any{"total": 3})
 	ev.Extensions = map[string]any{"tenant": "t-1"}
-	if _, err := p.sender.SendEvent(ctx, &ev, nil); err != nil {
-		t.Fatal(err)
-	}
-	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
-	if _, err := p.receiver.RejectEvents(ctx, []string{tok}, nil); err != nil {
-		t.Fatal(err)
-	}
+	p.send(t, ev)
+	p.rejectNext(t)
 	h.waitJournal(t, engine.Filter{Kind: engine.KindDeadLetter, EventID: ev.ID}, 1)
 	blobs, err := deadLettersOf(sink, p)
 	if err != nil || len(blobs) != 1 {

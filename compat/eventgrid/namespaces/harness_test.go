@@ -192,6 +192,15 @@ func (h *harness) receiver(t testing.TB, ns namespace, topic, sub string) *aznam
 	return c
 }
 
+// newQueueHarness is the start most pull tests share: a harness with an
+// in-memory dead-letter sink and one Queue subscription with a 60-second
+// lock, 10 deliveries and no dead-letter destination.
+func newQueueHarness(t testing.TB) (*harness, pullSetup) {
+	t.Helper()
+	h := newHarness(t, nil)
+	return h, h.pull(t, queueProps(60, 10, "", nil))
+}
+
 // pullSetup creates a namespace, a topic and one Queue subscription.
 type pullSetup struct {
 	ns       namespace
@@ -219,6 +228,15 @@ func (p pullSetup) send(t testing.TB, ev messaging.CloudEvent) messaging.CloudEv
 		t.Fatal(err)
 	}
 	return ev
+}
+
+// rejectNext receives the next available event and rejects it.
+func (p pullSetup) rejectNext(t testing.TB) {
+	t.Helper()
+	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
+	if _, err := p.receiver.RejectEvents(context.Background(), []string{tok}, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // receiveNow receives what is already available; the 10 s wait only runs

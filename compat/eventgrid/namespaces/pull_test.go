@@ -13,6 +13,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/deadletter"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 func newEvent(t testing.TB, eventType string, data any) messaging.CloudEvent {
@@ -26,8 +27,7 @@ func newEvent(t testing.TB, eventType string, data any) messaging.CloudEvent {
 
 func TestPublishReceiveAcknowledgeKeepsTheEventExactly(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	ev := newEvent(t, "order.created", "hello world")
 	ev.Subject = to.Ptr("orders/1")
@@ -69,8 +69,7 @@ func TestPublishReceiveAcknowledgeKeepsTheEventExactly(t *testing.T) {
 
 func TestBatchPublishAndReceiveUpToMaxEvents(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	_, p := newQueueHarness(t)
 	ctx := context.Background()
 	var batch []*messaging.CloudEvent
 	for i := 0; i < 5; i++ {
@@ -92,8 +91,7 @@ func TestBatchPublishAndReceiveUpToMaxEvents(t *testing.T) {
 
 func TestReleaseRedeliversWithAHigherDeliveryCount(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	p.send(t, newEvent(t, "t", "x"))
 	first := receiveNow(t, p.receiver, 1)[0]
@@ -133,8 +131,7 @@ func receiveNothingNow(t *testing.T, h *harness, p pullSetup) {
 
 func TestRenewLockKeepsTheEventLocked(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	p.send(t, newEvent(t, "t", "x"))
 	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
@@ -151,8 +148,7 @@ func TestRenewLockKeepsTheEventLocked(t *testing.T) {
 
 func TestLockExpiryRedeliversAndOldTokensAreLost(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	ev := p.send(t, newEvent(t, "t", "x"))
 	first := receiveNow(t, p.receiver, 1)[0]
@@ -228,8 +224,7 @@ func TestTimeToLiveDeadLettersUnsettledEvents(t *testing.T) {
 
 func TestRejectWithoutDeadLetterDestinationIsAJournalledDrop(t *testing.T) {
 	t.Parallel() // D-DROP
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	ev := p.send(t, newEvent(t, "t", "x"))
 	tok := *receiveNow(t, p.receiver, 1)[0].BrokerProperties.LockToken
@@ -246,17 +241,11 @@ func TestRejectWithoutDeadLetterDestinationIsAJournalledDrop(t *testing.T) {
 
 func TestDeletingASubscriptionDropsWhatItHeld(t *testing.T) {
 	t.Parallel() // D-DROP
-	h := newHarness(t, nil)
-	p := h.pull(t, queueProps(60, 10, "", nil))
+	h, p := newQueueHarness(t)
 	ctx := context.Background()
 	ev := p.send(t, newEvent(t, "t", "x"))
 	del, err := h.arm.NewNamespaceTopicEventSubscriptionsClient().BeginDelete(ctx, resourceGroup, p.ns.name, p.topic, p.sub, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := del.PollUntilDone(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	facetest.Await(t, "delete the subscription", del, err)
 	drops := h.waitJournal(t, engine.Filter{Kind: engine.KindDrop, EventID: ev.ID}, 1)
 	if drops[0].Outcome != "SubscriptionDeleted" {
 		t.Fatalf("drop %+v", drops[0])

@@ -151,14 +151,14 @@ type domainTopicJSON struct {
 	ID         string         `json:"id"`
 	Name       string         `json:"name"`
 	Type       string         `json:"type"`
-	SystemData systemDataJSON `json:"systemData"`
+	SystemData arm.SystemData `json:"systemData"`
 	Properties struct {
 		ProvisioningState string `json:"provisioningState"`
 	} `json:"properties"`
 }
 
 func (t *Topic) domainTopicJSON() any {
-	out := domainTopicJSON{ID: t.ID, Name: t.Name, Type: t.Type.ARMType(), SystemData: systemData(t.CreatedAt, t.LastModifiedAt)}
+	out := domainTopicJSON{ID: t.ID, Name: t.Name, Type: t.Type.ARMType(), SystemData: arm.SystemDataAt(t.CreatedAt, t.LastModifiedAt)}
 	out.Properties.ProvisioningState = "Succeeded"
 	return out
 }
@@ -239,13 +239,8 @@ func SystemTopicFromPut(id, subscriptionID, resourceGroup, name string, body []b
 }
 
 type systemTopicJSON struct {
-	ID         string             `json:"id"`
-	Name       string             `json:"name"`
-	Type       string             `json:"type"`
-	Location   string             `json:"location"`
-	Tags       map[string]*string `json:"tags,omitempty"`
-	Identity   json.RawMessage    `json:"identity,omitempty"`
-	SystemData systemDataJSON     `json:"systemData"`
+	trackedJSON
+	SystemData arm.SystemData `json:"systemData"`
 	Properties struct {
 		ProvisioningState string `json:"provisioningState"`
 		Source            string `json:"source"`
@@ -255,8 +250,7 @@ type systemTopicJSON struct {
 }
 
 func (t *Topic) systemTopicJSON() any {
-	out := systemTopicJSON{ID: t.ID, Name: t.Name, Type: t.Type.ARMType(), Location: t.Location, Tags: t.Tags,
-		Identity: t.Identity, SystemData: systemData(t.CreatedAt, t.LastModifiedAt)}
+	out := systemTopicJSON{trackedJSON: t.tracked(), SystemData: arm.SystemDataAt(t.CreatedAt, t.LastModifiedAt)}
 	out.Properties.ProvisioningState = "Succeeded"
 	out.Properties.Source, out.Properties.TopicType, out.Properties.MetricResourceID = t.Source, t.TopicType, t.MetricResourceID
 	return out

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/filter"
 )
 
@@ -20,7 +21,7 @@ type subscriptionJSON struct {
 	ID         string                `json:"id"`
 	Name       string                `json:"name"`
 	Type       string                `json:"type"`
-	SystemData systemDataJSON        `json:"systemData"`
+	SystemData arm.SystemData        `json:"systemData"`
 	Properties subscriptionPropsJSON `json:"properties"`
 }
 
@@ -79,7 +80,7 @@ func (s *EventSubscription) JSON(topic *Topic, scopeForm bool) any {
 		p.DeliveryWithResourceIdentity = out
 	}
 	if s.ExpirationTimeUTC != nil {
-		p.ExpirationTimeUTC = armTime(*s.ExpirationTimeUTC)
+		p.ExpirationTimeUTC = arm.Time(*s.ExpirationTimeUTC)
 	}
 	// A custom-schema topic's subscription that left the schema out
 	// delivers the published shape; the field stays empty then.
@@ -98,7 +99,7 @@ func (s *EventSubscription) JSON(topic *Topic, scopeForm bool) any {
 	}
 	return subscriptionJSON{
 		ID: SubscriptionID(topic.ID, s.Name, scopeForm), Name: s.Name, Type: typ,
-		SystemData: systemData(s.CreatedAt, s.LastModifiedAt), Properties: p,
+		SystemData: arm.SystemDataAt(s.CreatedAt, s.LastModifiedAt), Properties: p,
 	}
 }
 

@@ -2,41 +2,34 @@ package resource
 
 import (
 	"encoding/json"
-	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
 
-type systemDataJSON struct {
-	CreatedBy          string `json:"createdBy"`
-	CreatedByType      string `json:"createdByType"`
-	CreatedAt          string `json:"createdAt"`
-	LastModifiedBy     string `json:"lastModifiedBy"`
-	LastModifiedByType string `json:"lastModifiedByType"`
-	LastModifiedAt     string `json:"lastModifiedAt"`
+// trackedJSON is what ARM writes first for a topic, a domain and a system
+// topic (tracked resources): id, name, type, location, tags and identity.
+// Embedded, its fields stay first on the wire.
+type trackedJSON struct {
+	ID       string             `json:"id"`
+	Name     string             `json:"name"`
+	Type     string             `json:"type"`
+	Location string             `json:"location"`
+	Tags     map[string]*string `json:"tags,omitempty"`
+	Identity json.RawMessage    `json:"identity,omitempty"`
 }
 
-func systemData(created, modified time.Time) systemDataJSON {
-	return systemDataJSON{
-		CreatedBy: "gridbridge", CreatedByType: "User", CreatedAt: armTime(created),
-		LastModifiedBy: "gridbridge", LastModifiedByType: "User", LastModifiedAt: armTime(modified),
-	}
+func (t *Topic) tracked() trackedJSON {
+	return trackedJSON{ID: t.ID, Name: t.Name, Type: t.Type.ARMType(), Location: t.Location, Tags: t.Tags, Identity: t.Identity}
 }
-
-func armTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 type topicJSON struct {
-	ID               string             `json:"id"`
-	Name             string             `json:"name"`
-	Type             string             `json:"type"`
-	Location         string             `json:"location"`
-	Tags             map[string]*string `json:"tags,omitempty"`
-	Identity         json.RawMessage    `json:"identity,omitempty"`
-	Sku              json.RawMessage    `json:"sku,omitempty"`
-	Kind             json.RawMessage    `json:"kind,omitempty"`
-	ExtendedLocation json.RawMessage    `json:"extendedLocation,omitempty"`
-	SystemData       systemDataJSON     `json:"systemData"`
-	Properties       topicPropsJSON     `json:"properties"`
+	trackedJSON
+	Sku              json.RawMessage `json:"sku,omitempty"`
+	Kind             json.RawMessage `json:"kind,omitempty"`
+	ExtendedLocation json.RawMessage `json:"extendedLocation,omitempty"`
+	SystemData       arm.SystemData  `json:"systemData"`
+	Properties       topicPropsJSON  `json:"properties"`
 }
 
 type topicPropsJSON struct {
@@ -72,9 +65,8 @@ func (t *Topic) JSON(endpoint string) any {
 		rules = []InboundIPRule{}
 	}
 	out := topicJSON{
-		ID: t.ID, Name: t.Name, Type: t.Type.ARMType(), Location: t.Location, Tags: t.Tags,
-		Identity: t.Identity, Sku: t.Sku, Kind: t.Kind, ExtendedLocation: t.ExtendedLocation,
-		SystemData: systemData(t.CreatedAt, t.LastModifiedAt),
+		trackedJSON: t.tracked(), Sku: t.Sku, Kind: t.Kind, ExtendedLocation: t.ExtendedLocation,
+		SystemData: arm.SystemDataAt(t.CreatedAt, t.LastModifiedAt),
 		Properties: topicPropsJSON{
 			ProvisioningState: "Succeeded", Endpoint: endpoint, InputSchema: t.InputSchema,
 			InputSchemaMapping: t.InputSchemaMapping, MetricResourceID: t.MetricResourceID,

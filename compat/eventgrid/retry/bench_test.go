@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -34,7 +35,7 @@ func benchmarkRetries(b *testing.B, span time.Duration, attemptsEach, deadLetter
 		sink := engine.NewMemorySink()
 		eng.PutRoute(&engine.Route{
 			ID:          routeID,
-			Destination: failing(500),
+			Destination: routetest.Status(500),
 			Retry:       retry.NewPolicy(retry.Config{}),
 			DeadLetter:  deadletter.NewBuilder(routeID, deadletter.Destination{Account: "devstoreaccount1", Container: "deadletters"}).Policy(sink),
 		})

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -25,7 +26,7 @@ func TestEG4_OnlyStatus200To204AreSuccess(t *testing.T) {
 			if got := retry.IsSuccess(tt.status); got != tt.delivered {
 				t.Fatalf("IsSuccess(%d) = %v, want %v", tt.status, got, tt.delivered)
 			}
-			h := newHarness(t, setup{dest: failing(tt.status)})
+			h := newHarness(t, setup{dest: routetest.Status(tt.status)})
 			h.publish("e1")
 			h.advanceTo(at("10s"))
 			if tt.delivered {
@@ -83,19 +84,19 @@ func TestEG6_NeverRetriedCodes_DeadLetteredAtOnce(t *testing.T) {
 		outcome string
 		status  int // lastHttpStatusCode, 0: none
 	}{
-		{"webhook 400", retry.Webhook, failing(400), false, "BadRequest", 400},
-		{"webhook 401", retry.Webhook, failing(401), false, "Unauthorized", 401},
-		{"webhook 403", retry.Webhook, failing(403), false, "Forbidden", 403},
-		{"webhook 413", retry.Webhook, failing(413), false, "PayloadTooLarge", 413},
-		{"azure 400", retry.AzureResource, failing(400), false, "BadRequest", 400},
-		{"azure 403", retry.AzureResource, failing(403), false, "Forbidden", 403},
-		{"azure 413", retry.AzureResource, failing(413), false, "PayloadTooLarge", 413},
+		{"webhook 400", retry.Webhook, routetest.Status(400), false, "BadRequest", 400},
+		{"webhook 401", retry.Webhook, routetest.Status(401), false, "Unauthorized", 401},
+		{"webhook 403", retry.Webhook, routetest.Status(403), false, "Forbidden", 403},
+		{"webhook 413", retry.Webhook, routetest.Status(413), false, "PayloadTooLarge", 413},
+		{"azure 400", retry.AzureResource, routetest.Status(400), false, "BadRequest", 400},
+		{"azure 403", retry.AzureResource, routetest.Status(403), false, "Forbidden", 403},
+		{"azure 413", retry.AzureResource, routetest.Status(413), false, "PayloadTooLarge", 413},
 		{"azure PayloadTooLarge, no status", retry.AzureResource, failingWith("PayloadTooLarge"), false, "PayloadTooLarge", 0},
 		// Retried: Azure resources retry 401 (EG-7), 404 is retried for both.
-		{"azure 401", retry.AzureResource, failing(401), true, "", 0},
-		{"webhook 404", retry.Webhook, failing(404), true, "", 0},
-		{"azure 404", retry.AzureResource, failing(404), true, "", 0},
-		{"webhook 500", retry.Webhook, failing(500), true, "", 0},
+		{"azure 401", retry.AzureResource, routetest.Status(401), true, "", 0},
+		{"webhook 404", retry.Webhook, routetest.Status(404), true, "", 0},
+		{"azure 404", retry.AzureResource, routetest.Status(404), true, "", 0},
+		{"webhook 500", retry.Webhook, routetest.Status(500), true, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +129,7 @@ func TestEG6_NeverRetriedCodes_DeadLetteredAtOnce(t *testing.T) {
 	}
 	t.Run("no dead-letter destination: dropped at once", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, setup{dest: failing(400), noDeadLetter: true})
+		h := newHarness(t, setup{dest: routetest.Status(400), noDeadLetter: true})
 		h.publish("e1")
 		drop := h.one(engine.KindDrop, "e1")
 		if drop.Time != t0 || drop.Outcome != retry.ReasonUndeliverableDueToClientError {
@@ -148,15 +149,15 @@ func TestEG7_StatusFloors(t *testing.T) {
 		dest engine.Destination
 		want []string
 	}{
-		{"azure 401 ≥5m", retry.AzureResource, failing(401), []string{"0", "5m", "10m", "15m", "20m"}},
-		{"azure 404 ≥5m", retry.AzureResource, failing(404), []string{"0", "5m", "10m", "15m", "20m"}},
+		{"azure 401 ≥5m", retry.AzureResource, routetest.Status(401), []string{"0", "5m", "10m", "15m", "20m"}},
+		{"azure 404 ≥5m", retry.AzureResource, routetest.Status(404), []string{"0", "5m", "10m", "15m", "20m"}},
 		{"azure Unauthorized, no status ≥5m", retry.AzureResource, failingWith("Unauthorized"), []string{"0", "5m", "10m", "15m", "20m"}},
-		{"webhook 404 standard", retry.Webhook, failing(404), []string{"0", "10s", "40s", "1m40s", "6m40s"}},
-		{"webhook 408 ≥2m", retry.Webhook, failing(408), []string{"0", "2m", "4m", "6m", "11m"}},
-		{"azure 408 ≥2m", retry.AzureResource, failing(408), []string{"0", "2m", "4m", "6m", "11m"}},
-		{"503 ≥30s", retry.Webhook, failing(503), []string{"0", "30s", "1m", "2m", "7m"}},
-		{"500 ≥10s", retry.Webhook, failing(500), []string{"0", "10s", "40s", "1m40s", "6m40s"}},
-		{"429 ≥10s", retry.Webhook, failing(429), []string{"0", "10s", "40s", "1m40s", "6m40s"}},
+		{"webhook 404 standard", retry.Webhook, routetest.Status(404), []string{"0", "10s", "40s", "1m40s", "6m40s"}},
+		{"webhook 408 ≥2m", retry.Webhook, routetest.Status(408), []string{"0", "2m", "4m", "6m", "11m"}},
+		{"azure 408 ≥2m", retry.AzureResource, routetest.Status(408), []string{"0", "2m", "4m", "6m", "11m"}},
+		{"503 ≥30s", retry.Webhook, routetest.Status(503), []string{"0", "30s", "1m", "2m", "7m"}},
+		{"500 ≥10s", retry.Webhook, routetest.Status(500), []string{"0", "10s", "40s", "1m40s", "6m40s"}},
+		{"429 ≥10s", retry.Webhook, routetest.Status(429), []string{"0", "10s", "40s", "1m40s", "6m40s"}},
 		{"Busy, no status ≥10s", retry.AzureResource, failingWith("Busy"), []string{"0", "10s", "40s", "1m40s", "6m40s"}},
 	}
 	for _, tt := range tests {
@@ -174,7 +175,7 @@ func TestEG8_StandardBackOffSchedule(t *testing.T) {
 	t.Parallel()
 	t.Run("default policy over a day", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, setup{dest: failing(500)})
+		h := newHarness(t, setup{dest: routetest.Status(500)})
 		h.publish("e1")
 		h.advanceTo(at("25h"))
 		wantAttempts(t, h, "e1", "0", "10s", "40s", "1m40s", "6m40s", "16m40s", "46m40s",
@@ -195,7 +196,7 @@ func TestEG8_StandardBackOffSchedule(t *testing.T) {
 		t.Parallel()
 		// A TTL beyond Azure's 1440 minutes, set directly, shows the steady
 		// 12-hour step.
-		h := newHarness(t, setup{cfg: retry.Config{EventTimeToLive: 72 * time.Hour}, dest: failing(500)})
+		h := newHarness(t, setup{cfg: retry.Config{EventTimeToLive: 72 * time.Hour}, dest: routetest.Status(500)})
 		h.publish("e1")
 		h.advanceTo(at("60h"))
 		got := h.attempts("e1")

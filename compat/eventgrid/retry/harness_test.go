@@ -1,29 +1,28 @@
 package retry_test
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // t0 is when every test's virtual clock starts.
-var t0 = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
+var t0 = routetest.Start()
 
 const (
 	routeID = "sub1"
-	topicID = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.EventGrid/topics/orders"
+	topicID = routetest.TopicID
 )
 
 // setup describes one subscription under test. Zero values give a webhook
@@ -50,7 +49,7 @@ type harness struct {
 
 func newHarness(t *testing.T, s setup) *harness {
 	t.Helper()
-	env := facetest.New(t, facetest.Options{Start: t0, Settle: cmp.Or(s.settle, 10*time.Second)})
+	env := routetest.NewEnv(t, s.settle)
 	h := &harness{t: t, env: env, clock: env.Clock, eng: env.Engine, sink: engine.NewMemorySink(), policy: retry.NewPolicy(s.cfg)}
 	route := &engine.Route{
 		ID:              routeID,
@@ -61,9 +60,7 @@ func newHarness(t *testing.T, s setup) *harness {
 		ResponseTimeout: s.responseTimeout,
 	}
 	if !s.noDeadLetter {
-		b := deadletter.NewBuilder(routeID, deadletter.Destination{Account: "devstoreaccount1", Container: "deadletters"})
-		var n atomic.Int64
-		b.NewID = func() string { return "blob-" + strconv.FormatInt(n.Add(1), 10) }
+		b := routetest.Builder(routeID, deadletter.Destination{Account: "devstoreaccount1", Container: "deadletters"})
 		route.DeadLetter = b.Policy(h.sink)
 	}
 	h.eng.PutRoute(route)
@@ -79,10 +76,7 @@ func (h *harness) publish(ids ...string) {
 	for i, id := range ids {
 		items[i] = newItem(id, now)
 	}
-	if err := h.eng.Enqueue(routeID, items...); err != nil {
-		h.t.Fatal(err)
-	}
-	h.clock.Settle()
+	routetest.Enqueue(h.t, h.env, routeID, items...)
 }
 
 func newItem(id string, now time.Time) *engine.Item {
@@ -152,6 +146,15 @@ func (h *harness) state() engine.RouteMetrics {
 	return m
 }
 
+// wantActive fails unless the route is Active (not on probation); when
+// says at which point of the test.
+func (h *harness) wantActive(when string) {
+	h.t.Helper()
+	if s := h.state(); s.State != "Active" {
+		h.t.Fatalf("%s, the route is %q, want Active", when, s.State)
+	}
+}
+
 // wantAttempts compares attempt times with offsets written like "1m40s".
 func wantAttempts(t *testing.T, h *harness, id string, want ...string) {
 	t.Helper()
@@ -180,16 +183,6 @@ func at(s string) time.Duration {
 	return d
 }
 
-// answer is how an HTTP destination reports status.
-func answer(status int) engine.Outcome {
-	return engine.Outcome{OK: retry.IsSuccess(status), Status: status, Name: retry.OutcomeName(status, nil)}
-}
-
-// failing answers every attempt with status.
-func failing(status int) engine.Destination {
-	return engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome { return answer(status) })
-}
-
 // failingWith reports a failure by name only, as a non-HTTP destination
 // (a captured Service Bus queue, an Azure Function) does.
 func failingWith(name string) engine.Destination {
@@ -211,5 +204,5 @@ func newSwitchable(status int) *switchable {
 func (s *switchable) set(status int) { s.status.Store(int64(status)) }
 
 func (s *switchable) Deliver(context.Context, *engine.Attempt) engine.Outcome {
-	return answer(int(s.status.Load()))
+	return routetest.Answer(int(s.status.Load()))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -37,9 +38,7 @@ func TestEG17_DelayedDelivery(t *testing.T) {
 		dest := newSwitchable(409)
 		h := newHarness(t, setup{cfg: retry.Config{Probation: true}, dest: dest, concurrency: 1})
 		h.publish(ids(1, 9)...)
-		if s := h.state(); s.State != "Active" {
-			t.Fatalf("after 9 failing events the route is %q, want Active", s.State)
-		}
+		h.wantActive("after 9 failing events")
 		h.publish("e10")
 		s := h.state()
 		if s.State != retry.HoldDelayedDelivery || s.HeldUntil == nil || !s.HeldUntil.Equal(t0.Add(time.Minute)) {
@@ -63,22 +62,18 @@ func TestEG17_DelayedDelivery(t *testing.T) {
 		dest.set(409)
 		h.advanceTo(at("2m"))
 		h.publish("e12")
-		if s := h.state(); s.State != "Active" {
-			t.Fatalf("after recovery and one failure the route is %q, want Active", s.State)
-		}
+		h.wantActive("after recovery and one failure")
 		h.advanceTo(at("2m1s"))
 		h.publish("e13")
 		wantAttempts(t, h, "e13", "2m1s")
 	})
 	t.Run("off", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, setup{dest: failing(409), concurrency: 1})
+		h := newHarness(t, setup{dest: routetest.Status(409), concurrency: 1})
 		h.publish(ids(1, 10)...)
 		h.advanceTo(at("1s"))
 		h.publish("e11")
-		if s := h.state(); s.State != "Active" {
-			t.Fatalf("probation off, state %q, want Active", s.State)
-		}
+		h.wantActive("probation off")
 		wantAttempts(t, h, "e11", "1s")
 	})
 }
@@ -115,7 +110,7 @@ func TestEG18_Probation(t *testing.T) {
 				if a.Batch.Items[0].ID == "bad" && a.Number == 1 {
 					return engine.Outcome{Name: tt.outcome}
 				}
-				return answer(200)
+				return routetest.Answer(200)
 			})
 			h := newHarness(t, setup{cfg: retry.Config{Destination: retry.AzureResource, Probation: true}, dest: dest})
 			h.publish("bad")
@@ -140,9 +135,7 @@ func TestEG18_Probation(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, setup{cfg: retry.Config{Destination: retry.AzureResource}, dest: failingWith("NotFound")})
 		h.publish("e1")
-		if s := h.state(); s.State != "Active" {
-			t.Fatalf("probation off, state %q, want Active", s.State)
-		}
+		h.wantActive("probation off")
 		h.advanceTo(at("1s"))
 		h.publish("e2")
 		wantAttempts(t, h, "e2", "1s")

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -38,7 +39,7 @@ func TestEG9_Jitter(t *testing.T) {
 	nominal500 := offsets("0", "10s", "40s", "1m40s", "6m40s", "16m40s")
 	t.Run("off: the exact schedule", func(t *testing.T) {
 		t.Parallel()
-		for id, got := range jitterRun(t, retry.Config{}, failing(500)) {
+		for id, got := range jitterRun(t, retry.Config{}, routetest.Status(500)) {
 			if !slices.Equal(got, nominal500) {
 				t.Fatalf("%s attempted at %v, want %v", id, got, nominal500)
 			}
@@ -47,11 +48,11 @@ func TestEG9_Jitter(t *testing.T) {
 	t.Run("seeded: the same times on every run", func(t *testing.T) {
 		t.Parallel()
 		cfg := retry.Config{Jitter: true, Seed: 42}
-		first, second := jitterRun(t, cfg, failing(500)), jitterRun(t, cfg, failing(500))
+		first, second := jitterRun(t, cfg, routetest.Status(500)), jitterRun(t, cfg, routetest.Status(500))
 		if !maps.EqualFunc(first, second, slices.Equal) {
 			t.Fatalf("two runs with seed 42 differ:\n%v\n%v", first, second)
 		}
-		other := jitterRun(t, retry.Config{Jitter: true, Seed: 43}, failing(500))
+		other := jitterRun(t, retry.Config{Jitter: true, Seed: 43}, routetest.Status(500))
 		if maps.EqualFunc(first, other, slices.Equal) {
 			t.Fatal("seeds 42 and 43 gave the same retry times")
 		}
@@ -76,7 +77,7 @@ func TestEG9_Jitter(t *testing.T) {
 			{408, offsets("2m", "2m", "2m", "5m", "10m")},
 		}
 		for _, tt := range tests {
-			for id, got := range jitterRun(t, retry.Config{Jitter: true, Seed: 7}, failing(tt.status)) {
+			for id, got := range jitterRun(t, retry.Config{Jitter: true, Seed: 7}, routetest.Status(tt.status)) {
 				for i, w := range tt.waits {
 					gap := got[i+1] - got[i]
 					if gap < w || gap > w+w/20 {
@@ -104,7 +105,7 @@ func TestEG10_UnhealthyEndpoint_RetriesInsideHoldAreSkipped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, setup{cfg: retry.Config{MaxDeliveryAttempts: 6, Probation: tt.probation}, dest: failing(404)})
+			h := newHarness(t, setup{cfg: retry.Config{MaxDeliveryAttempts: 6, Probation: tt.probation}, dest: routetest.Status(404)})
 			h.publish("e1")
 			h.advanceTo(at("1h"))
 			wantAttempts(t, h, "e1", tt.want...)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -57,7 +58,7 @@ func TestEG11_MaxDeliveryAttempts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, setup{cfg: retry.Config{MaxDeliveryAttempts: tt.max}, dest: failing(500), noDeadLetter: true})
+			h := newHarness(t, setup{cfg: retry.Config{MaxDeliveryAttempts: tt.max}, dest: routetest.Status(500), noDeadLetter: true})
 			h.publish("e1")
 			h.advanceTo(at("2h"))
 			wantAttempts(t, h, "e1", tt.attempts...)
@@ -88,7 +89,7 @@ func TestEG12_EventTimeToLive(t *testing.T) {
 	})
 	t.Run("1 minute: given up at the first attempt due after it", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, setup{cfg: retry.Config{EventTimeToLive: time.Minute}, dest: failing(500), noDeadLetter: true})
+		h := newHarness(t, setup{cfg: retry.Config{EventTimeToLive: time.Minute}, dest: routetest.Status(500), noDeadLetter: true})
 		h.publish("e1")
 		h.advanceTo(at("1h"))
 		wantAttempts(t, h, "e1", "0", "10s", "40s")

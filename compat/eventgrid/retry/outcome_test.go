@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -66,7 +67,7 @@ func TestEG24_OutcomeNames(t *testing.T) {
 	}
 	t.Run("journal and record use the name", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, setup{cfg: retry.Config{MaxDeliveryAttempts: 1}, dest: failing(503)})
+		h := newHarness(t, setup{cfg: retry.Config{MaxDeliveryAttempts: 1}, dest: routetest.Status(503)})
 		h.publish("e1")
 		if got := h.one(engine.KindAttempt, "e1").Outcome; got != "Busy" {
 			t.Fatalf("attempt outcome %q, want Busy", got)

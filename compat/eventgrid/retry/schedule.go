@@ -10,31 +10,15 @@ import (
 // 10 min, 30 min, 1 h, 3 h, 6 h, then 12 h for every later one. It is the
 // face's one copy of the schedule.
 func StandardDelay(failedAttempts int) time.Duration {
-	switch failedAttempts {
-	case 1:
-		return 10 * time.Second
-	case 2:
-		return 30 * time.Second
-	case 3:
-		return time.Minute
-	case 4:
-		return 5 * time.Minute
-	case 5:
-		return 10 * time.Minute
-	case 6:
-		return 30 * time.Minute
-	case 7:
-		return time.Hour
-	case 8:
-		return 3 * time.Hour
-	case 9:
-		return 6 * time.Hour
-	default:
-		if failedAttempts < 1 {
-			return 10 * time.Second
-		}
+	steps := [...]time.Duration{10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute,
+		10 * time.Minute, 30 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour}
+	switch {
+	case failedAttempts < 1:
+		return steps[0]
+	case failedAttempts > len(steps):
 		return 12 * time.Hour
 	}
+	return steps[failedAttempts-1]
 }
 
 // floor is EG-7's "retry after N or more" for the answer's status code. The

@@ -3,6 +3,7 @@ package retry_test
 import (
 	"testing"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/internal/routetest"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -39,7 +40,7 @@ func TestEG13_TTL30Min10Attempts_DeadLetteredAfter6Attempts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, setup{cfg: tt.cfg, dest: failing(500)})
+			h := newHarness(t, setup{cfg: tt.cfg, dest: routetest.Status(500)})
 			h.publish("e1")
 			h.advanceTo(at("2h"))
 			if tt.attempts != nil {
@@ -81,7 +82,7 @@ func TestEG14_TTLCheckedOnlyAtNextScheduledAttempt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, setup{cfg: tt.cfg, dest: failing(tt.status), noDeadLetter: true})
+			h := newHarness(t, setup{cfg: tt.cfg, dest: routetest.Status(tt.status), noDeadLetter: true})
 			h.publish("e1")
 			h.advanceTo(at(tt.ttl) + 1)
 			h.none(engine.KindDrop, "e1")

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deliveryattr"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/engine/redact"
@@ -189,15 +190,7 @@ func (d *Destination) attributeValue(attr Attribute, items []*engine.Item) (stri
 			return "", false
 		}
 	}
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case bool:
-		return strconv.FormatBool(x), true
-	}
-	return "", false
+	return deliveryattr.HeaderValue(v)
 }
 
 // snippet is the start of a webhook's answer, for the journal.

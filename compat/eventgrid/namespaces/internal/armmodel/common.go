@@ -30,34 +30,10 @@ func ValidateName(kind, name string) *arm.Error {
 }
 
 // SystemData is the ARM systemData block.
-type SystemData struct {
-	CreatedBy          string `json:"createdBy"`
-	CreatedByType      string `json:"createdByType"`
-	CreatedAt          string `json:"createdAt"`
-	LastModifiedBy     string `json:"lastModifiedBy"`
-	LastModifiedByType string `json:"lastModifiedByType"`
-	LastModifiedAt     string `json:"lastModifiedAt"`
-}
-
-// systemActor is who GridBridge says made every change.
-const systemActor = "gridbridge"
+type SystemData = arm.SystemData
 
 // NewSystemData stamps a resource created at now.
-func NewSystemData(now time.Time) *SystemData {
-	ts := now.UTC().Format(time.RFC3339Nano)
-	return &SystemData{CreatedBy: systemActor, CreatedByType: "User", CreatedAt: ts,
-		LastModifiedBy: systemActor, LastModifiedByType: "User", LastModifiedAt: ts}
-}
-
-// Touch records a modification at now, keeping the creation stamp.
-func (s *SystemData) Touch(now time.Time) *SystemData {
-	if s == nil {
-		return NewSystemData(now)
-	}
-	c := *s
-	c.LastModifiedAt = now.UTC().Format(time.RFC3339Nano)
-	return &c
-}
+func NewSystemData(now time.Time) *SystemData { return arm.NewSystemData(now) }
 
 // canonical returns the member of allowed that equals v ignoring case: ARM
 // enums arrive in any casing from templates and the CLI, and the Go SDK

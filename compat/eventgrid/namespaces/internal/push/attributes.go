@@ -2,8 +2,8 @@ package push
 
 import (
 	"fmt"
-	"strconv"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deliveryattr"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/cloudevent"
 )
 
@@ -31,15 +31,7 @@ func (a Attribute) Resolve(ev *cloudevent.Event) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case bool:
-		return strconv.FormatBool(x), true
-	}
-	return "", false
+	return deliveryattr.HeaderValue(v)
 }
 
 // CustomDeliveryProperties is what a dead-letter record shows of the

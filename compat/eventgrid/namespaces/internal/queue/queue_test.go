@@ -51,6 +51,15 @@ func defaultConfig() Config {
 	return Config{LockDuration: time.Minute, MaxDeliveryCount: 3, TimeToLive: 24 * time.Hour}
 }
 
+// newLockedEvent is a harness whose queue holds one event, received once
+// and locked; tok is its lock token.
+func newLockedEvent(t *testing.T, cfg Config) (h *harness, tok string) {
+	t.Helper()
+	h = newHarness(t, cfg)
+	h.q.Add(start, events(1))
+	return h, h.receiveNow(t, 1)[0].Token
+}
+
 // receiveNow receives what is available, waiting no longer than a nanosecond.
 func (h *harness) receiveNow(t *testing.T, max int) []Delivery {
 	t.Helper()
@@ -75,9 +84,7 @@ func TestReceiveLocksUpToMaxInOrderWithFreshTokens(t *testing.T) {
 
 func TestAcknowledgeSettlesOnceAndReportsLostAndBadTokens(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, defaultConfig())
-	h.q.Add(start, events(1))
-	tok := h.receiveNow(t, 1)[0].Token
+	h, tok := newLockedEvent(t, defaultConfig())
 	res := h.q.Acknowledge([]string{tok, "bad"})
 	if res[0].Err != nil || res[0].Event.ID != "e1" {
 		t.Fatalf("first ack %+v", res[0])
@@ -96,26 +103,22 @@ func TestAcknowledgeSettlesOnceAndReportsLostAndBadTokens(t *testing.T) {
 
 func TestReleaseRedeliversWithHigherCountAndKillsTheOldToken(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, defaultConfig())
-	h.q.Add(start, events(1))
-	first := h.receiveNow(t, 1)[0]
-	if r := h.q.Release([]string{first.Token}, 0); r[0].Err != nil {
+	h, first := newLockedEvent(t, defaultConfig())
+	if r := h.q.Release([]string{first}, 0); r[0].Err != nil {
 		t.Fatal(r[0].Err)
 	}
 	second := h.receiveNow(t, 1)
-	if len(second) != 1 || second[0].DeliveryCount != 2 || second[0].Token == first.Token {
+	if len(second) != 1 || second[0].DeliveryCount != 2 || second[0].Token == first {
 		t.Fatalf("redelivery %+v", second)
 	}
-	if r := h.q.Acknowledge([]string{first.Token}); r[0].Err == nil || r[0].Err.Code != CodeTokenLost {
+	if r := h.q.Acknowledge([]string{first}); r[0].Err == nil || r[0].Err.Code != CodeTokenLost {
 		t.Fatalf("old token %+v", r[0])
 	}
 }
 
 func TestReleaseWithDelayWaitsForTheClock(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, defaultConfig())
-	h.q.Add(start, events(1))
-	tok := h.receiveNow(t, 1)[0].Token
+	h, tok := newLockedEvent(t, defaultConfig())
 	h.q.Release([]string{tok}, 10*time.Second)
 	h.clock.Advance(9 * time.Second)
 	if got := h.receiveNow(t, 1); len(got) != 0 {
@@ -161,9 +164,7 @@ func TestReleasingTheLastDeliveryEndsTheEvent(t *testing.T) {
 	t.Parallel()
 	cfg := defaultConfig()
 	cfg.MaxDeliveryCount = 1
-	h := newHarness(t, cfg)
-	h.q.Add(start, events(1))
-	tok := h.receiveNow(t, 1)[0].Token
+	h, tok := newLockedEvent(t, cfg)
 	h.q.Release([]string{tok}, 0)
 	if ended := h.endings(); len(ended) != 1 || ended[0].Cause != ReleasedOnLastDelivery {
 		t.Fatalf("endings %+v", ended)
@@ -172,9 +173,7 @@ func TestReleasingTheLastDeliveryEndsTheEvent(t *testing.T) {
 
 func TestRejectEndsTheEvent(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, defaultConfig())
-	h.q.Add(start, events(1))
-	tok := h.receiveNow(t, 1)[0].Token
+	h, tok := newLockedEvent(t, defaultConfig())
 	if r := h.q.Reject([]string{tok}); r[0].Err != nil {
 		t.Fatal(r[0].Err)
 	}
@@ -210,9 +209,7 @@ func TestTimeToLiveEndsEventsInEveryState(t *testing.T) {
 
 func TestRenewExtendsTheLockWithinTheHour(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, defaultConfig())
-	h.q.Add(start, events(1))
-	tok := h.receiveNow(t, 1)[0].Token
+	h, tok := newLockedEvent(t, defaultConfig())
 	for i := 0; i < 71; i++ { // renew every 50 s up to 59m10s after the receive
 		h.clock.Advance(50 * time.Second)
 		if r := h.q.RenewLocks([]string{tok}); r[0].Err != nil {
