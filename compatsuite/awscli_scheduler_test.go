@@ -23,13 +23,15 @@ func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 	role := "arn:aws:iam::" + awsAccount + ":role/scheduler"
 	scheduleArn := "arn:aws:scheduler:" + awsRegion + ":" + awsAccount + ":schedule/" + group + "/" + name
 	var (
-		c                  *cli
-		queueURL, queueARN string
-		sqsClient          *sqs.Client
+		c                *cli
+		queueARN         string
+		onceURL, onceARN string
+		sqsClient        *sqs.Client
 	)
-	target := func() string {
-		return fmt.Sprintf(`{"Arn":%q,"RoleArn":%q,"Input":"{\"run\":\"<aws.scheduler.scheduled-time>\"}"}`, queueARN, role)
+	targetIn := func(queue string) string {
+		return fmt.Sprintf(`{"Arn":%q,"RoleArn":%q,"Input":"{\"run\":\"<aws.scheduler.scheduled-time>\"}"}`, queue, role)
 	}
+	target := func() string { return targetIn(queueARN) }
 
 	steps := []cliStep{
 		{"scheduler create-schedule-group", func(t *testing.T) {
@@ -72,13 +74,15 @@ func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 			// A one-time schedule whose time has passed fires at once, and
 			// ActionAfterCompletion DELETE removes it afterwards: no clock
 			// needs to move, so the JS suite running beside this one is
-			// undisturbed.
+			// undisturbed. Its queue is its own: when that suite moves the
+			// shared clock, the rate(5 minutes) schedule fires into the
+			// other one.
 			var out struct{ ScheduleArn string }
 			c.json(t, &out, "scheduler", "create-schedule", "--name", "once", "--group-name", group,
 				"--schedule-expression", "at(2026-01-01T00:00:00)", "--action-after-completion", "DELETE",
-				"--flexible-time-window", "Mode=OFF", "--target", target())
+				"--flexible-time-window", "Mode=OFF", "--target", targetIn(onceARN))
 			msgs, err := sqsClient.ReceiveMessage(t.Context(), &sqs.ReceiveMessageInput{
-				QueueUrl: &queueURL, MaxNumberOfMessages: 10, WaitTimeSeconds: 10,
+				QueueUrl: &onceURL, MaxNumberOfMessages: 10, WaitTimeSeconds: 10,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +118,8 @@ func runSchedulerCLI(t *testing.T, emu *emulator) (rows []row) {
 
 	c = &cli{bin: testenv.AWSCLI(t), env: awsEnv(t), emu: emu}
 	sqsClient = sqs.NewFromConfig(facetest.AWSConfig(emu.sqs, "test", awsRegion, nil))
-	queueURL, queueARN = facetest.SQSQueue(t, sqsClient, group, nil)
+	_, queueARN = facetest.SQSQueue(t, sqsClient, group, nil)
+	onceURL, onceARN = facetest.SQSQueue(t, sqsClient, group+"-once", nil)
 
 	rows = append(rows, runCLISteps(t, steps)...)
 	return rows
