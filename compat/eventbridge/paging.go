@@ -2,7 +2,6 @@ package eventbridge
 
 import (
 	"encoding/base64"
-	"sort"
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
@@ -13,10 +12,9 @@ const (
 	maxPageSize     = 100
 )
 
-// pageOf cuts one page out of names (any order; they are sorted here) for a
-// List call. The token names the last entry returned, so a page never
-// repeats even when entries come and go between calls, and the AWS CLI's
-// auto-paging never sees the same token twice.
+// pageOf cuts one page out of names (any order) for a List call, checking
+// the paging members; the token names the last entry returned
+// (awsjson.Page).
 func pageOf(names []string, in pageInput) (page []string, next *string, err error) {
 	var v awsjson.Violations
 	if in.Limit != nil && *in.Limit < 1 {
@@ -28,23 +26,20 @@ func pageOf(names []string, in pageInput) (page []string, next *string, err erro
 	if err := v.Err(); err != nil {
 		return nil, nil, err
 	}
-	sort.Strings(names)
-	start := 0
+	after := ""
 	if in.NextToken != nil && *in.NextToken != "" {
-		after, ok := decodeToken(*in.NextToken)
-		if !ok {
+		var ok bool
+		if after, ok = decodeToken(*in.NextToken); !ok {
 			return nil, nil, awsjson.Validation("Parameter NextToken is not valid.")
 		}
-		start = sort.Search(len(names), func(i int) bool { return names[i] > after })
 	}
 	size := defaultPageSize
 	if in.Limit != nil {
 		size = int(*in.Limit)
 	}
-	end := min(start+size, len(names))
-	page = names[start:end]
-	if end < len(names) {
-		next = ptr(encodeToken(names[end-1]))
+	page, more := awsjson.Page(names, after, size)
+	if more {
+		next = ptr(encodeToken(page[len(page)-1]))
 	}
 	return page, next, nil
 }
@@ -81,19 +76,7 @@ func withPrefix(names []string, prefix *string) []string {
 // keep accepts (nil keeps all) and whose names start with prefix, sorted by
 // name, cut to the requested page, each turned into its list item.
 func listPage[R, I any](byName map[string]R, keep func(R) bool, prefix *string, in pageInput, item func(R) I) ([]I, *string, error) {
-	names := make([]string, 0, len(byName))
-	for name, r := range byName {
-		if keep == nil || keep(r) {
-			names = append(names, name)
-		}
-	}
-	page, next, err := pageOf(withPrefix(names, prefix), in)
-	if err != nil {
-		return nil, nil, err
-	}
-	items := make([]I, 0, len(page))
-	for _, name := range page {
-		items = append(items, item(byName[name]))
-	}
-	return items, next, nil
+	return awsjson.ListPage(byName, keep, func(names []string) ([]string, *string, error) {
+		return pageOf(withPrefix(names, prefix), in)
+	}, item)
 }

@@ -2,7 +2,6 @@ package eventsv2
 
 import (
 	"encoding/base64"
-	"sort"
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
@@ -14,8 +13,7 @@ const (
 )
 
 // page cuts one page out of names: those with prefix, in name order, after
-// the name the token carries. The token is the last name returned, so a page
-// never repeats a token and a concurrent create or delete shifts nothing.
+// the name the token carries (awsjson.Page).
 func page(names []string, prefix, token *string, maxResults *int32) (selected []string, next string, err error) {
 	var v awsjson.Violations
 	checkLength(&v, token, "nextToken", 1, 2048)
@@ -35,36 +33,27 @@ func page(names []string, prefix, token *string, maxResults *int32) (selected []
 	if maxResults != nil {
 		size = int(*maxResults)
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		if prefix != nil && !strings.HasPrefix(n, *prefix) || after != "" && n <= after {
-			continue
+	if prefix != nil {
+		kept := names[:0]
+		for _, n := range names {
+			if strings.HasPrefix(n, *prefix) {
+				kept = append(kept, n)
+			}
 		}
-		if len(selected) == size {
-			return selected, base64.RawURLEncoding.EncodeToString([]byte(selected[len(selected)-1])), nil
-		}
-		selected = append(selected, n)
+		names = kept
 	}
-	return selected, "", nil
+	selected, more := awsjson.Page(names, after, size)
+	if more {
+		next = base64.RawURLEncoding.EncodeToString([]byte(selected[len(selected)-1]))
+	}
+	return selected, next, nil
 }
 
 // listPage is the body of ListEventBuses and ListSubscribers: of the
 // resources in byName that keep accepts (nil keeps all), the page that
 // page cuts, each described.
 func listPage[R, O any](byName map[string]R, keep func(R) bool, in pageInput, describe func(R) O) ([]O, string, error) {
-	var names []string
-	for n, r := range byName {
-		if keep == nil || keep(r) {
-			names = append(names, n)
-		}
-	}
-	selected, next, err := page(names, in.NamePrefix, in.NextToken, in.MaxResults)
-	if err != nil {
-		return nil, "", err
-	}
-	out := make([]O, 0, len(selected))
-	for _, n := range selected {
-		out = append(out, describe(byName[n]))
-	}
-	return out, next, nil
+	return awsjson.ListPage(byName, keep, func(names []string) ([]string, string, error) {
+		return page(names, in.NamePrefix, in.NextToken, in.MaxResults)
+	}, describe)
 }
