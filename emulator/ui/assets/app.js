@@ -418,6 +418,12 @@ function currentView() {
 
 let rendering = Promise.resolve();
 
+// pressing is true while a pointer button is down on the page.
+let pressing = false;
+document.addEventListener("pointerdown", () => { pressing = true; }, true);
+document.addEventListener("pointerup", () => { pressing = false; }, true);
+document.addEventListener("pointercancel", () => { pressing = false; }, true);
+
 // render rebuilds the current view off-screen and swaps it in, so a refresh
 // never shows a half-built page; focus returns to the control that had it.
 function render(opts = {}) {
@@ -446,9 +452,11 @@ async function renderNow({ keepFocus, live } = {}) {
     next.append(h("h2", {}, "Could not load this view"), h("p", {}, err.message));
   }
   const main = $("#main");
-  if (live && main.querySelector(".confirm")) {
-    // A question is waiting for the user (reset?): a live refresh must not
-    // take it away from under their pointer. The next one after it applies.
+  if (live && (pressing || main.querySelector(".confirm"))) {
+    // A button is being pressed, or a question is waiting for the user
+    // (reset?): a live refresh must not swap it from under their pointer —
+    // a press and release on two different nodes is no click. The next
+    // refresh after it applies.
     await refreshClock();
     return;
   }
