@@ -13,9 +13,12 @@
 #      (GRIDBRIDGE_TEST_AZURE_STORAGE, GRIDBRIDGE_TEST_SQS_ENDPOINT);
 #   4. runs go vet, a gofmt check and `go test -race -count=1` on ./... (or on
 #      the packages given);
-#   5. runs each fuzz target briefly (GRIDBRIDGE_FUZZTIME each, default 3s;
-#      0 skips them) so a regression in a parser shows; only on a full run
-#      (no packages given), so targeted runs stay fast;
+#   5. runs each fuzz target briefly (GRIDBRIDGE_FUZZTIME each, default
+#      20000x: 20,000 inputs; 0 skips them) so a regression in a parser shows;
+#      only on a full run (no packages given), so targeted runs stay fast. A
+#      count, not a duration: with a duration, Go's fuzzing coordinator can
+#      fail a target with a bare "context deadline exceeded" when a starved
+#      worker misses the deadline (golang/go#51484), with nothing found;
 #   6. stops every service it started, however it exits.
 # Service logs go to ${GRIDBRIDGE_LOGS:-<repo>/.logs}. Works from any directory;
 # package arguments are relative to the repository root.
@@ -325,7 +328,7 @@ fuzz_targets=(
 	"FuzzParse ./emulator/topology"
 )
 fuzz_all() {
-	local fuzztime=${GRIDBRIDGE_FUZZTIME:-3s} target pkg
+	local fuzztime=${GRIDBRIDGE_FUZZTIME:-20000x} target pkg
 	for spec in "${fuzz_targets[@]}"; do
 		read -r target pkg <<<"$spec"
 		go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
@@ -344,6 +347,6 @@ phase "wait for services" wait_services
 phase "go vet" go vet "${pkgs[@]}"
 phase "gofmt check" gofmt_check
 phase "go test -race" go test -race -count=1 "${pkgs[@]}" "${test_flags[@]}"
-if $full_run && [[ ${GRIDBRIDGE_FUZZTIME:-3s} != 0 ]]; then
-	phase "fuzz (${GRIDBRIDGE_FUZZTIME:-3s} per target)" fuzz_all
+if $full_run && [[ ${GRIDBRIDGE_FUZZTIME:-20000x} != 0 ]]; then
+	phase "fuzz (${GRIDBRIDGE_FUZZTIME:-20000x} per target)" fuzz_all
 fi
