@@ -30,6 +30,7 @@ const subscriptionID, resourceGroup = facetest.SubscriptionID, facetest.Resource
 // official SDK clients pointed at them.
 type harness struct {
 	t       *testing.T
+	env     *facetest.Env
 	clock   *engine.VirtualClock
 	engine  *engine.Engine
 	svc     *eventgrid.Service
@@ -49,7 +50,7 @@ func newHarness(t *testing.T, configure ...func(*eventgrid.Config)) *harness {
 func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*eventgrid.Config)) *harness {
 	t.Helper()
 	env := facetest.New(t, facetest.Options{Start: start, Settle: settle})
-	h := &harness{t: t, clock: env.Clock, engine: env.Engine, tls: env.ServeTLS(t), armSrv: env.ServeHTTP(t)}
+	h := &harness{t: t, env: env, clock: env.Clock, engine: env.Engine, tls: env.ServeTLS(t), armSrv: env.ServeHTTP(t)}
 	cfg := eventgrid.Config{
 		Engine:           h.engine,
 		PublicTLSBaseURL: func() string { return h.tls.URL },
@@ -178,7 +179,18 @@ func (h *harness) do(req *http.Request) (int, string) {
 
 // attempts returns the journal's delivery attempts of one subscription.
 func (h *harness) attempts(sub string) []engine.Entry {
-	return h.engine.Journal().Query(engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"subscription": sub}})
+	return h.engine.Journal().Query(attemptsOf(sub))
+}
+
+// waitAttempts waits until one subscription has n attempts journalled: an
+// advance does not wait out an endpoint slower than the clock's answer wait.
+func (h *harness) waitAttempts(sub string, n int) []engine.Entry {
+	h.t.Helper()
+	return h.env.WaitCount(h.t, attemptsOf(sub), n)
+}
+
+func attemptsOf(sub string) engine.Filter {
+	return engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"subscription": sub}}
 }
 
 func (h *harness) entries(kind, sub string) []engine.Entry {

@@ -125,7 +125,7 @@ func TestResponseTimeout_EG5(t *testing.T) {
 	}
 	h.clock.Advance(30 * time.Second)
 	h.clock.Advance(10 * time.Second)
-	attempts := h.attempts("slow")
+	attempts := h.waitAttempts("slow", 2)
 	if len(attempts) != 2 || attempts[0].Outcome != "TimedOut" || attempts[0].Time != start ||
 		attempts[1].Outcome != "Success" || attempts[1].Time.Sub(start) != 40*time.Second {
 		t.Fatalf("attempts %+v", attempts)
