@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // endpoint is an HTTP server standing in for a webhook and an OAuth server.
@@ -244,7 +245,9 @@ func TestAPIDestinationWithOAuthAndBasic(t *testing.T) {
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", targets...)
 	putEvent(t, h, entry(`{}`))
-	h.settle()
+	// Wait for both attempts in the journal, not for the clock to settle:
+	// settling gives up on an endpoint slower than its bound.
+	h.WaitCount(t, engine.Filter{Kind: engine.KindAttempt, Labels: map[string]string{"rule": "r"}}, 2)
 	if o := ep.got("/o"); len(o) != 1 || o[0].Header.Get("Authorization") != "Bearer tok-1" {
 		t.Fatalf("OAuth request: %+v", o)
 	}
