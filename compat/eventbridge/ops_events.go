@@ -48,6 +48,12 @@ func checkPutEvents(in *putEventsInput, v *awsjson.Violations) {
 // putEvents refuses an oversize request before it takes the lock, and
 // releases it before it hands events to the engine, so it decodes its input
 // itself rather than run under op.
+//
+// It holds the service lock twice, briefly: to find the entries' buses, and
+// to journal, archive and look up the targets of the rules the events
+// matched. Checking entries, encoding events, matching them against their
+// bus's rules and rendering the targets' inputs need no service state and
+// happen outside it, so concurrent calls do that work in parallel.
 func (s *Service) putEvents(c *call) (any, error) {
 	in, err := decode(c, checkPutEvents)
 	if err != nil {
@@ -63,17 +69,16 @@ func (s *Service) putEvents(c *call) (any, error) {
 
 	now := s.clock.Now()
 	out := putEventsOutput{Entries: make([]putEventsResultEntry, len(in.Entries))}
-	// Checking entries and encoding events needs no service state, so it
-	// happens outside the service lock: concurrent PutEvents calls hold it
-	// only to find their buses and to match rules.
 	type accepted struct {
+		ok   bool
 		env  envelope
 		t    *tenant
 		name string
 		b    *bus // nil: no such bus
 		ev   *event
+		m    ruleMatch
 	}
-	entries := make([]*accepted, len(in.Entries))
+	entries := make([]accepted, len(in.Entries))
 	for i, e := range in.Entries {
 		env, code, msg := entryEnvelope(e)
 		if code != "" {
@@ -82,19 +87,20 @@ func (s *Service) putEvents(c *call) (any, error) {
 			continue
 		}
 		env.ID = uuid.NewString()
-		out.Entries[i] = putEventsResultEntry{EventId: ptr(env.ID)}
-		entries[i] = &accepted{env: env}
+		entries[i] = accepted{ok: true, env: env}
+		out.Entries[i] = putEventsResultEntry{EventId: &entries[i].env.ID}
 	}
 	s.mu.Lock()
-	for i, a := range entries {
-		if a != nil {
+	for i := range entries {
+		if a := &entries[i]; a.ok {
 			a.t, a.name = s.busRefLocked(c, in.Entries[i].EventBusName)
 			a.b = a.t.buses[a.name]
 		}
 	}
 	s.mu.Unlock()
-	for _, a := range entries {
-		if a == nil || a.b == nil {
+	for i := range entries {
+		a := &entries[i]
+		if !a.ok || a.b == nil {
 			continue
 		}
 		// A tenant's key and a bus's ARN never change once made.
@@ -102,19 +108,23 @@ func (s *Service) putEvents(c *call) (any, error) {
 		if a.env.Time.IsZero() {
 			a.env.Time = now
 		}
-		a.ev = newEvent(a.env, now, []string{a.b.arn})
+		a.ev = newEvent(a.env, now, a.b.self)
+		a.m = a.b.match(a.ev)
 	}
 	var deliveries []delivery
+	journal := make([]engine.Entry, 0, len(entries))
 	s.mu.Lock()
-	for i, a := range entries {
-		if a == nil {
+	acceptedAt := s.clock.Now()
+	for i := range entries {
+		a := &entries[i]
+		if !a.ok {
 			continue
 		}
 		if a.b == nil || a.t.buses[a.name] != a.b {
 			// AWS accepts an event for a bus that does not exist and drops
 			// it; GridBridge says so in the journal (D-DROP). A bus deleted
 			// since it was looked up counts as never there.
-			s.engine.Journal().Append(engine.Entry{
+			journal = append(journal, engine.Entry{
 				Time: now, Kind: engine.KindDrop, EventIDs: []string{a.env.ID}, Outcome: "EventBusNotFound",
 				Labels:  map[string]string{"cloud": "eventbridge", "bus": a.name},
 				Message: fmt.Sprintf("event bus %s does not exist in account %s, region %s", a.name, a.t.key.account, a.t.key.region),
@@ -128,8 +138,13 @@ func (s *Service) putEvents(c *call) (any, error) {
 			out.FailedEntryCount++
 			continue
 		}
-		deliveries = append(deliveries, s.acceptLocked(a.t, a.b, a.ev)...)
+		journal = append(journal, publishEntry(a.b, a.ev, acceptedAt))
+		s.archiveLocked(a.t, a.b, a.ev)
+		deliveries = a.b.deliveriesLocked(a.b.confirmLocked(a.m, a.ev), a.ev, nil, deliveries)
 	}
+	// Journalled under the lock, so the journal lists events in the order
+	// their buses accepted (and archived) them.
+	s.engine.Journal().AppendAll(journal)
 	s.mu.Unlock()
 	s.enqueue(deliveries)
 	return out, nil

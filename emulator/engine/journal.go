@@ -132,9 +132,31 @@ func NewJournalBytes(capacity int, maxBytes int64) *Journal {
 // Append stores e, stamping its sequence number, and returns it.
 func (j *Journal) Append(e Entry) Entry {
 	j.mu.Lock()
+	j.appendLocked(&e)
+	j.notifyLocked()
+	j.mu.Unlock()
+	return e.materialize()
+}
+
+// AppendAll stores es in order, with consecutive sequence numbers: a face
+// that accepts many events at once journals them in one step.
+func (j *Journal) AppendAll(es []Entry) {
+	if len(es) == 0 {
+		return
+	}
+	j.mu.Lock()
+	for i := range es {
+		e := es[i]
+		j.appendLocked(&e)
+	}
+	j.notifyLocked()
+	j.mu.Unlock()
+}
+
+func (j *Journal) appendLocked(e *Entry) {
 	j.seq++
 	e.Seq = j.seq
-	j.compactLocked(&e)
+	j.compactLocked(e)
 	size := e.size()
 	for j.n > 0 && (j.n >= j.capacity || j.bytes+size > j.maxBytes) {
 		j.discardOldestLocked()
@@ -142,13 +164,10 @@ func (j *Journal) Append(e Entry) Entry {
 	if i := j.start + j.n; i/journalChunk == len(j.chunks) {
 		j.chunks = append(j.chunks, make([]Entry, journalChunk))
 	}
-	*j.at(j.n) = e
+	*j.at(j.n) = *e
 	j.n++
 	j.bytes += size
 	j.counts[e.Kind]++
-	j.notifyLocked()
-	j.mu.Unlock()
-	return e.materialize()
 }
 
 func (j *Journal) discardOldestLocked() {
