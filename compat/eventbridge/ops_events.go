@@ -55,7 +55,7 @@ func checkPutEvents(in *putEventsInput, v *awsjson.Violations) {
 // bus's rules and rendering the targets' inputs need no service state and
 // happen outside it, so concurrent calls do that work in parallel.
 func (s *Service) putEvents(c *call) (any, error) {
-	in, err := decode(c, checkPutEvents)
+	in, err := decodePutEvents(c)
 	if err != nil {
 		return nil, err
 	}
@@ -70,12 +70,10 @@ func (s *Service) putEvents(c *call) (any, error) {
 	now := s.clock.Now()
 	out := putEventsOutput{Entries: make([]putEventsResultEntry, len(in.Entries))}
 	type accepted struct {
-		ok   bool
-		env  envelope
+		ev   *event // nil: the entry failed its checks
 		t    *tenant
 		name string
 		b    *bus // nil: no such bus
-		ev   *event
 		m    ruleMatch
 	}
 	entries := make([]accepted, len(in.Entries))
@@ -87,12 +85,13 @@ func (s *Service) putEvents(c *call) (any, error) {
 			continue
 		}
 		env.ID = uuid.NewString()
-		entries[i] = accepted{ok: true, env: env}
-		out.Entries[i] = putEventsResultEntry{EventId: &entries[i].env.ID}
+		ev := &event{env: env, ingested: now}
+		entries[i].ev = ev
+		out.Entries[i] = putEventsResultEntry{EventId: &ev.env.ID}
 	}
 	s.mu.Lock()
 	for i := range entries {
-		if a := &entries[i]; a.ok {
+		if a := &entries[i]; a.ev != nil {
 			a.t, a.name = s.busRefLocked(c, in.Entries[i].EventBusName)
 			a.b = a.t.buses[a.name]
 		}
@@ -100,24 +99,25 @@ func (s *Service) putEvents(c *call) (any, error) {
 	s.mu.Unlock()
 	for i := range entries {
 		a := &entries[i]
-		if !a.ok || a.b == nil {
+		if a.ev == nil || a.b == nil {
 			continue
 		}
 		// A tenant's key and a bus's ARN never change once made.
-		a.env.Account, a.env.Region = a.t.key.account, a.t.key.region
-		if a.env.Time.IsZero() {
-			a.env.Time = now
+		env := &a.ev.env
+		env.Account, env.Region = a.t.key.account, a.t.key.region
+		if env.Time.IsZero() {
+			env.Time = now
 		}
-		a.ev = newEvent(a.env, now, a.b.self)
+		a.ev.raw, a.ev.hops = env.encode(), a.b.self
 		a.m = a.b.match(a.ev)
 	}
-	var deliveries []delivery
+	deliveries := make([]delivery, 0, len(entries))
 	journal := make([]engine.Entry, 0, len(entries))
 	s.mu.Lock()
 	acceptedAt := s.clock.Now()
 	for i := range entries {
 		a := &entries[i]
-		if !a.ok {
+		if a.ev == nil {
 			continue
 		}
 		if a.b == nil || a.t.buses[a.name] != a.b {
@@ -125,7 +125,7 @@ func (s *Service) putEvents(c *call) (any, error) {
 			// it; GridBridge says so in the journal (D-DROP). A bus deleted
 			// since it was looked up counts as never there.
 			journal = append(journal, engine.Entry{
-				Time: now, Kind: engine.KindDrop, EventIDs: []string{a.env.ID}, Outcome: "EventBusNotFound",
+				Time: now, Kind: engine.KindDrop, EventIDs: []string{a.ev.env.ID}, Outcome: "EventBusNotFound",
 				Labels:  map[string]string{"cloud": "eventbridge", "bus": a.name},
 				Message: fmt.Sprintf("event bus %s does not exist in account %s, region %s", a.name, a.t.key.account, a.t.key.region),
 			})

@@ -215,3 +215,24 @@ func TestJournalAppendAllKeepsOrderAndBounds(t *testing.T) {
 		t.Fatalf("a waiting reader saw %d publish entries, want 5", len(got))
 	}
 }
+
+// A full journal turns its storage over chunk by chunk, reusing what it let
+// go of: across many turnovers it holds exactly the newest entries, in order.
+func TestJournalTurnsOverItsStorage(t *testing.T) {
+	t.Parallel()
+	const capacity, total = 700, 5000
+	j := engine.NewJournalBytes(capacity, 1<<30)
+	for i := range total {
+		j.Append(engine.Entry{Kind: engine.KindPublish, EventIDs: []string{strconv.Itoa(i)}, Message: strconv.Itoa(i)})
+	}
+	held := j.Query(engine.Filter{})
+	if len(held) != capacity {
+		t.Fatalf("held %d entries, want %d", len(held), capacity)
+	}
+	for k, e := range held {
+		want := strconv.Itoa(total - capacity + k)
+		if e.EventIDs[0] != want || e.Message != want || e.Seq != uint64(total-capacity+k+1) {
+			t.Fatalf("entry %d is %v/%q seq %d, want %s", k, e.EventIDs, e.Message, e.Seq, want)
+		}
+	}
+}
