@@ -1,6 +1,7 @@
 package eventbridge
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -77,6 +78,7 @@ func (s *Service) putEvents(c *call) (any, error) {
 		m    ruleMatch
 	}
 	entries := make([]accepted, len(in.Entries))
+	ids := newEventIDs(len(in.Entries))
 	for i, e := range in.Entries {
 		env, code, msg := entryEnvelope(e)
 		if code != "" {
@@ -84,7 +86,7 @@ func (s *Service) putEvents(c *call) (any, error) {
 			out.FailedEntryCount++
 			continue
 		}
-		env.ID = uuid.NewString()
+		env.ID = ids[i]
 		ev := &event{env: env, ingested: now}
 		entries[i].ev = ev
 		out.Entries[i] = putEventsResultEntry{EventId: &ev.env.ID}
@@ -147,7 +149,43 @@ func (s *Service) putEvents(c *call) (any, error) {
 	s.engine.Journal().AppendAll(journal)
 	s.mu.Unlock()
 	s.enqueue(deliveries)
-	return out, nil
+	return out.encode(), nil
+}
+
+// encode writes the answer. When every entry was accepted it is only event
+// ids, which GridBridge made (hex digits and dashes), and is written
+// directly; an answer with errors goes through encoding/json.
+func (o *putEventsOutput) encode() any {
+	if o.FailedEntryCount > 0 {
+		return o
+	}
+	b := make([]byte, 0, len(`{"FailedEntryCount":0,"Entries":[]}`)+len(o.Entries)*len(`{"EventId":"00000000-0000-0000-0000-000000000000"},`))
+	b = append(b, `{"FailedEntryCount":0,"Entries":[`...)
+	for i, e := range o.Entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"EventId":"`...)
+		b = append(b, *e.EventId...)
+		b = append(b, `"}`...)
+	}
+	return json.RawMessage(append(b, "]}"...))
+}
+
+// newEventIDs returns n random (version 4) UUIDs, from one read of the
+// system's random source rather than one per event.
+func newEventIDs(n int) []string {
+	raw := make([]byte, 16*n)
+	_, _ = rand.Read(raw) // crypto/rand.Read never fails
+	ids := make([]string, n)
+	for i := range ids {
+		var u uuid.UUID
+		copy(u[:], raw[16*i:])
+		u[6] = u[6]&0x0f | 0x40 // version 4
+		u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+		ids[i] = u.String()
+	}
+	return ids
 }
 
 // entryEnvelope checks one entry and builds its envelope, or returns the

@@ -1,9 +1,12 @@
 package eventbridge
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -65,6 +68,44 @@ func TestMatchOutsideTheLockIsConfirmedUnderIt(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, step.want) {
 			t.Fatalf("after %s: got %v, want %v", step.name, got, step.want)
+		}
+	}
+}
+
+// PutEvents writes its answer itself when every entry was accepted: it
+// must be byte for byte what encoding/json writes, and event ids must be
+// distinct random UUIDs, as AWS's are.
+func TestPutEventsAnswer(t *testing.T) {
+	t.Parallel()
+	ids := newEventIDs(10)
+	seen := map[string]bool{}
+	for _, id := range ids {
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != id || seen[id] {
+			t.Fatalf("event id %q: want a distinct version 4 UUID (%v)", id, err)
+		}
+		seen[id] = true
+	}
+	accepted := putEventsOutput{Entries: make([]putEventsResultEntry, len(ids))}
+	for i := range ids {
+		accepted.Entries[i].EventId = &ids[i]
+	}
+	failed := putEventsOutput{FailedEntryCount: 1, Entries: []putEventsResultEntry{
+		{EventId: &ids[0]}, {ErrorCode: ptr("MalformedDetail"), ErrorMessage: ptr("Detail is malformed <&>.")},
+	}}
+	for _, out := range []putEventsOutput{accepted, failed, {Entries: []putEventsResultEntry{}}} {
+		want, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := out.encode()
+		if raw, ok := got.(json.RawMessage); ok {
+			got = []byte(raw)
+		} else if got, err = json.Marshal(got); err != nil {
+			t.Fatal(err)
+		}
+		if string(got.([]byte)) != string(want) {
+			t.Fatalf("answer %s, encoding/json: %s", got, want)
 		}
 	}
 }

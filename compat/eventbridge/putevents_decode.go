@@ -167,7 +167,12 @@ func (r *plainReader) key() ([]byte, bool) {
 
 // entry reads one member of Entries.
 func (r *plainReader) entry() (*putEventsEntry, bool) {
-	e := new(putEventsEntry)
+	// The entry and its string members in one allocation.
+	cells := new(struct {
+		entry   putEventsEntry
+		strings [5]string
+	})
+	e := &cells.entry
 	var seen [7]bool
 	ok := r.object(func(key []byte) bool {
 		var field int
@@ -208,8 +213,10 @@ func (r *plainReader) entry() (*putEventsEntry, bool) {
 			return false
 		}
 		seen[field] = true
-		*dst = r.stringPtr()
-		return *dst != nil
+		v, ok := r.string()
+		cells.strings[field] = v
+		*dst = &cells.strings[field]
+		return ok
 	})
 	return e, ok
 }
