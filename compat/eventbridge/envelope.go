@@ -48,7 +48,7 @@ func (e *envelope) encode() []byte {
 	b = append(b, `,"account":`...)
 	b = appendJSONString(b, e.Account)
 	b = append(b, `,"time":"`...)
-	b = e.Time.UTC().AppendFormat(b, eventTimeLayout)
+	b = appendEventTime(b, e.Time)
 	b = append(b, `","region":`...)
 	b = appendJSONString(b, e.Region)
 	if e.ReplayName != "" {
@@ -69,6 +69,27 @@ func (e *envelope) encode() []byte {
 		b = append(b, e.Detail...)
 	}
 	return append(b, '}')
+}
+
+// appendEventTime appends t in eventTimeLayout. Every event is stamped, so
+// the common years are written digit by digit rather than by interpreting
+// the layout; others (before year 0, after 9999) go through AppendFormat.
+func appendEventTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, eventTimeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	two := func(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+	b = two(b, year/100)
+	b = two(b, year%100)
+	b = two(append(b, '-'), int(month))
+	b = two(append(b, '-'), day)
+	b = two(append(b, 'T'), hour)
+	b = two(append(b, ':'), minute)
+	b = two(append(b, ':'), sec)
+	return append(b, 'Z')
 }
 
 // envelopeFraming is what encode writes around the members, with room for an

@@ -70,14 +70,10 @@ func (s *Service) putEvents(c *call) (any, error) {
 
 	now := s.clock.Now()
 	out := putEventsOutput{Entries: make([]putEventsResultEntry, len(in.Entries))}
-	type accepted struct {
-		ev   *event // nil: the entry failed its checks
-		t    *tenant
-		name string
-		b    *bus // nil: no such bus
-		m    ruleMatch
-	}
-	entries := make([]accepted, len(in.Entries))
+	sc := s.putEventsScratch(len(in.Entries))
+	defer s.putScratch.Put(sc)
+	defer sc.release()
+	entries := sc.entries
 	ids := newEventIDs(len(in.Entries))
 	for i, e := range in.Entries {
 		env, code, msg := entryEnvelope(e)
@@ -113,8 +109,7 @@ func (s *Service) putEvents(c *call) (any, error) {
 		a.ev.raw, a.ev.hops = env.encode(), a.b.self
 		a.m = a.b.match(a.ev)
 	}
-	deliveries := make([]delivery, 0, len(entries))
-	journal := make([]engine.Entry, 0, len(entries))
+	deliveries, journal := sc.deliveries, sc.journal
 	s.mu.Lock()
 	acceptedAt := s.clock.Now()
 	for i := range entries {
@@ -149,7 +144,48 @@ func (s *Service) putEvents(c *call) (any, error) {
 	s.engine.Journal().AppendAll(journal)
 	s.mu.Unlock()
 	s.enqueue(deliveries)
+	sc.journal, sc.deliveries = journal, deliveries // to clear what they grew to
 	return out.encode(), nil
+}
+
+// putEntry is one PutEvents entry on its way to its bus.
+type putEntry struct {
+	ev   *event // nil: the entry failed its checks
+	t    *tenant
+	name string
+	b    *bus // nil: no such bus
+	m    ruleMatch
+}
+
+// putEventsScratch is one PutEvents call's working storage, reused by the
+// calls that follow: none of it outlives the call (the journal copies its
+// entries, enqueue makes items of the deliveries).
+type putEventsScratch struct {
+	entries    []putEntry
+	journal    []engine.Entry
+	deliveries []delivery
+}
+
+// putEventsScratch returns storage for a call of n entries.
+func (s *Service) putEventsScratch(n int) *putEventsScratch {
+	sc, _ := s.putScratch.Get().(*putEventsScratch)
+	if sc == nil {
+		sc = new(putEventsScratch)
+	}
+	if cap(sc.entries) < n {
+		sc.entries = make([]putEntry, n)
+	}
+	sc.entries = sc.entries[:n]
+	return sc
+}
+
+// release lets go of everything the storage refers to, so a pooled scratch
+// keeps no event alive.
+func (sc *putEventsScratch) release() {
+	clear(sc.entries)
+	clear(sc.journal)
+	clear(sc.deliveries)
+	sc.entries, sc.journal, sc.deliveries = sc.entries[:0], sc.journal[:0], sc.deliveries[:0]
 }
 
 // encode writes the answer. When every entry was accepted it is only event

@@ -109,3 +109,20 @@ func TestPutEventsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The envelope's time is written as time.Format writes eventTimeLayout,
+// whatever the instant.
+func TestEventTimeIsTheLayout(t *testing.T) {
+	t.Parallel()
+	east := time.FixedZone("east", 5*3600+1800)
+	for _, at := range []time.Time{
+		time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), time.Date(2026, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(2027, 1, 1, 3, 4, 5, 0, east), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(999, 9, 9, 9, 9, 9, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 6, 15, 1, 2, 3, 0, time.UTC), time.Unix(0, 0), time.Unix(1<<40, 0), {},
+	} {
+		if got, want := string(appendEventTime([]byte("x"), at)), "x"+at.UTC().Format(eventTimeLayout); got != want {
+			t.Errorf("%v: got %s, want %s", at, got, want)
+		}
+	}
+}

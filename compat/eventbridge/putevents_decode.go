@@ -323,12 +323,12 @@ func (r *plainReader) rune() bool {
 // character at start (r.i is at the first backslash).
 func (r *plainReader) escaped(start int) (string, bool) {
 	out := append(r.scratch[:0], r.b[start:r.i]...)
-	defer func() { r.scratch = out }()
 	for r.i < len(r.b) {
 		c := r.b[r.i]
 		switch {
 		case c == '"':
 			r.i++
+			r.scratch = out
 			return string(out), true
 		case c < 0x20:
 			return "", false
@@ -340,8 +340,14 @@ func (r *plainReader) escaped(start int) (string, bool) {
 			out = append(out, r.b[from:r.i]...)
 			continue
 		case c != '\\':
-			out = append(out, c)
-			r.i++
+			// Copy the run up to the next byte that needs a look.
+			from := r.i
+			for r.i++; r.i < len(r.b); r.i++ {
+				if c := r.b[r.i]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+					break
+				}
+			}
+			out = append(out, r.b[from:r.i]...)
 			continue
 		}
 		if r.i+1 >= len(r.b) {

@@ -50,6 +50,8 @@ type Service struct {
 	generation uint64
 	// pacers hold API destinations' invocation rate limits.
 	pacers *pacers
+	// putScratch holds *putEventsScratch for PutEvents calls to reuse.
+	putScratch sync.Pool
 }
 
 // maxRequestBody bounds a request body. PutEvents carries at most 256 KB of
