@@ -97,6 +97,8 @@ type Journal struct {
 	// scratch renders an item's body to compare it with an attempt's
 	// request (isBodyOf).
 	scratch []byte
+	// keyBuf holds an attempt's request shape key while it is looked up.
+	keyBuf []byte
 	// changed is closed on the next append; it exists only while someone
 	// waits, so appends cost no allocation when nobody is watching.
 	changed chan struct{}
@@ -367,7 +369,7 @@ func (j *Journal) Reset() {
 	j.resetSeq = j.seq
 	j.counts = make(map[string]uint64)
 	j.shapes, j.texts = interner[*requestShape]{}, interner[string]{}
-	j.scratch = nil
+	j.scratch, j.keyBuf = nil, nil
 	j.notifyLocked()
 }
 

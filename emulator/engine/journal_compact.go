@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net/http"
 	"slices"
-	"strings"
 	"unsafe"
 )
 
@@ -65,6 +64,16 @@ func (in *interner[T]) get(key string, build func() T) T {
 	return v
 }
 
+// getBytes is get with the key in bytes: looking a value up costs no
+// allocation (the key becomes a string only when a new value is stored),
+// which matters once per attempt.
+func (in *interner[T]) getBytes(key []byte, build func() T) T {
+	if v, ok := in.m[string(key)]; ok {
+		return v
+	}
+	return in.get(string(key), build)
+}
+
 // compactLocked rewrites e into its stored form: event ids and request body
 // derived from e.items where they match, request shape and attempt message
 // interned.
@@ -85,10 +94,13 @@ func (j *Journal) compactLocked(e *Entry) {
 		return
 	}
 	e.Request = nil
-	key := shapeKey(r)
-	sr := &storedRequest{shape: j.shapes.get(key, func() *requestShape {
+	j.keyBuf = appendShapeKey(j.keyBuf[:0], r)
+	sr := &storedRequest{shape: j.shapes.getBytes(j.keyBuf, func() *requestShape {
 		return &requestShape{method: r.Method, url: r.URL, header: r.Header.Clone()}
 	})}
+	if cap(j.keyBuf) > maxScratch {
+		j.keyBuf = nil
+	}
 	switch {
 	case r.Body == nil:
 		sr.form = bodyNone
@@ -157,36 +169,37 @@ func (j *Journal) isArrayOf(body []byte, items []*Item) bool {
 	return len(rest) == 0
 }
 
-// shapeKey identifies a request's method, URL and headers.
-func shapeKey(r *RecordedRequest) string {
-	var b strings.Builder
-	b.WriteString(r.Method)
-	b.WriteByte(0)
-	b.WriteString(r.URL)
-	b.WriteByte(0)
+// appendShapeKey appends to b what identifies a request's method, URL and
+// headers.
+func appendShapeKey(b []byte, r *RecordedRequest) []byte {
+	b = append(b, r.Method...)
+	b = append(b, 0)
+	b = append(b, r.URL...)
+	b = append(b, 0)
 	if r.Header == nil {
-		return b.String() // nil and empty headers read back differently
+		return b // nil and empty headers read back differently
 	}
-	b.WriteByte(1)
-	keys := make([]string, 0, len(r.Header))
+	b = append(b, 1)
+	var few [16]string
+	keys := few[:0]
 	for k := range r.Header {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		b.WriteString(k)
-		b.WriteByte(0)
+		b = append(b, k...)
+		b = append(b, 0)
 		vs := r.Header[k]
 		if vs == nil {
-			b.WriteByte(2) // a nil value list clones back as nil
+			b = append(b, 2) // a nil value list clones back as nil
 		}
 		for _, v := range vs {
-			b.WriteString(v)
-			b.WriteByte(1)
+			b = append(b, v...)
+			b = append(b, 1)
 		}
-		b.WriteByte(0)
+		b = append(b, 0)
 	}
-	return b.String()
+	return b
 }
 
 // entryBytes is the fixed cost of an entry in the journal's ring.
