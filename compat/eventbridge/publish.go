@@ -158,7 +158,16 @@ func (s *Service) enqueue(ds []delivery) {
 		items[i] = &q.item
 	}
 	// Group by route, keeping each route's order: routes in the order they
-	// first appear. One rule with one target, the common case, is one call.
+	// first appear. One route (one rule with one target), the common case,
+	// is one call.
+	single := true
+	for _, d := range ds[1:] {
+		single = single && d.route == ds[0].route
+	}
+	if single {
+		s.enqueueRoute(ds[0].route, items)
+		return
+	}
 	grouped := make([]bool, len(ds))
 	group := make([]*engine.Item, 0, len(ds))
 	for i := range ds {
@@ -173,14 +182,20 @@ func (s *Service) enqueue(ds []delivery) {
 				group = append(group, items[j])
 			}
 		}
-		if err := s.engine.Enqueue(route, group...); err != nil {
-			for _, it := range group {
-				s.engine.Journal().Append(engine.Entry{
-					Time: s.clock.Now(), Kind: engine.KindDrop, Route: route, EventIDs: []string{it.ID},
-					Outcome: engine.ReasonRouteDeleted, Message: "the target was removed before the event was queued",
-					Labels: map[string]string{"cloud": "eventbridge"},
-				})
-			}
+		s.enqueueRoute(route, group)
+	}
+}
+
+// enqueueRoute hands items to route. A route removed since the deliveries
+// were listed loses its events, and the journal says so (D-DROP).
+func (s *Service) enqueueRoute(route string, items []*engine.Item) {
+	if err := s.engine.Enqueue(route, items...); err != nil {
+		for _, it := range items {
+			s.engine.Journal().Append(engine.Entry{
+				Time: s.clock.Now(), Kind: engine.KindDrop, Route: route, EventIDs: []string{it.ID},
+				Outcome: engine.ReasonRouteDeleted, Message: "the target was removed before the event was queued",
+				Labels: map[string]string{"cloud": "eventbridge"},
+			})
 		}
 	}
 }

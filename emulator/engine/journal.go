@@ -136,13 +136,18 @@ func NewJournalBytes(capacity int, maxBytes int64) *Journal {
 	}
 }
 
-// Append stores e, stamping its sequence number, and returns it.
+// Append stores e, stamping its sequence number, and returns it as given
+// with that number. (It used to return the entry rebuilt from its stored
+// form, a copy of every attempt's request and event ids per append, which
+// no caller used; Query shows the stored entry in full.)
 func (j *Journal) Append(e Entry) Entry {
+	given := e
 	j.mu.Lock()
 	j.appendLocked(&e)
 	j.notifyLocked()
 	j.mu.Unlock()
-	return e.materialize()
+	given.Seq = e.Seq
+	return given
 }
 
 // AppendAll stores es in order, with consecutive sequence numbers: a face
