@@ -325,6 +325,7 @@ fuzz_targets=(
 	"FuzzDecodeCustomInputSchema ./compat/eventgrid/schema"
 	"FuzzParseRequest ./compat/eventgrid/namespaces/internal/cloudevent"
 	"FuzzAWSJSONRequest ./compat/eventbridge"
+	"FuzzPutEventsReader ./compat/eventbridge"
 	"FuzzInputTransformer ./compat/eventbridge/transform"
 	"FuzzParse ./emulator/topology"
 )
