@@ -137,8 +137,12 @@ func compactObject(detail string) (json.RawMessage, bool) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, false
 	}
+	// A detail of usual size is copied to the stack for json.Compact, which
+	// reads bytes, rather than to the heap.
+	var small [512]byte
+	src := append(small[:0], trimmed...)
 	out := bytes.NewBuffer(make([]byte, 0, len(trimmed)))
-	if err := json.Compact(out, []byte(trimmed)); err != nil {
+	if err := json.Compact(out, src); err != nil {
 		return nil, false
 	}
 	return out.Bytes(), true

@@ -211,7 +211,13 @@ func (o *putEventsOutput) encode() any {
 // newEventIDs returns n random (version 4) UUIDs, from one read of the
 // system's random source rather than one per event.
 func newEventIDs(n int) []string {
-	raw := make([]byte, 16*n)
+	var buf [16 * maxEntriesPerRequest]byte // on the stack: a call has at most 10 entries
+	var raw []byte
+	if n <= maxEntriesPerRequest {
+		raw = buf[:16*n]
+	} else {
+		raw = make([]byte, 16*n)
+	}
 	_, _ = rand.Read(raw) // crypto/rand.Read never fails
 	ids := make([]string, n)
 	for i := range ids {

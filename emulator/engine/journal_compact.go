@@ -33,6 +33,18 @@ type requestShape struct {
 	method string
 	url    string
 	header http.Header
+	// forms are the stored requests of this shape whose body is rebuilt
+	// from the entry (none, its item, its items in an array): they hold
+	// nothing of their own, so every entry of the shape shares one.
+	forms [bodyArray + 1]*storedRequest
+}
+
+// stored is the shape's shared stored request of form (not bodyOwn).
+func (s *requestShape) stored(form bodyForm) *storedRequest {
+	if s.forms[form] == nil {
+		s.forms[form] = &storedRequest{shape: s, form: form}
+	}
+	return s.forms[form]
 }
 
 // storedRequest is a journalled attempt's request.
@@ -95,23 +107,22 @@ func (j *Journal) compactLocked(e *Entry) {
 	}
 	e.Request = nil
 	j.keyBuf = appendShapeKey(j.keyBuf[:0], r)
-	sr := &storedRequest{shape: j.shapes.getBytes(j.keyBuf, func() *requestShape {
+	shape := j.shapes.getBytes(j.keyBuf, func() *requestShape {
 		return &requestShape{method: r.Method, url: r.URL, header: r.Header.Clone()}
-	})}
+	})
 	if cap(j.keyBuf) > maxScratch {
 		j.keyBuf = nil
 	}
 	switch {
 	case r.Body == nil:
-		sr.form = bodyNone
+		e.req = shape.stored(bodyNone)
 	case len(e.items) == 1 && j.isBodyOf(r.Body, e.items[0]):
-		sr.form = bodyItem
+		e.req = shape.stored(bodyItem)
 	case len(e.items) > 0 && j.isArrayOf(r.Body, e.items):
-		sr.form = bodyArray
+		e.req = shape.stored(bodyArray)
 	default:
-		sr.form, sr.body = bodyOwn, r.Body
+		e.req = &storedRequest{shape: shape, form: bodyOwn, body: r.Body}
 	}
-	e.req = sr
 }
 
 func sameIDs(ids []string, items []*Item) bool {
