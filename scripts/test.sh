@@ -326,6 +326,7 @@ fuzz_targets=(
 	"FuzzParseRequest ./compat/eventgrid/namespaces/internal/cloudevent"
 	"FuzzAWSJSONRequest ./compat/eventbridge"
 	"FuzzPutEventsReader ./compat/eventbridge"
+	"FuzzAppendCompact ./compat/eventbridge"
 	"FuzzInputTransformer ./compat/eventbridge/transform"
 	"FuzzParse ./emulator/topology"
 )

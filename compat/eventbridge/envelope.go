@@ -129,19 +129,19 @@ func appendJSONString(b []byte, s string) []byte {
 }
 
 // compactObject returns detail as compact JSON when it is a JSON object,
-// keeping its key order and number text. json.Compact checks the whole
-// document as it goes (it fails on anything json.Valid refuses), so the
-// detail is read once.
+// keeping its key order and number text. The compactors check the whole
+// document as they go (json.Compact fails on anything json.Valid refuses),
+// so the detail is read once.
 func compactObject(detail string) (json.RawMessage, bool) {
 	trimmed := strings.TrimSpace(detail)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, false
 	}
-	// A detail of usual size is copied to the stack for json.Compact, which
-	// reads bytes, rather than to the heap.
-	var small [512]byte
-	src := append(small[:0], trimmed...)
-	out := bytes.NewBuffer(make([]byte, 0, len(trimmed)))
+	src := []byte(trimmed)
+	if out, ok := appendCompact(make([]byte, 0, len(src)), src); ok {
+		return out, true
+	}
+	out := bytes.NewBuffer(make([]byte, 0, len(src)))
 	if err := json.Compact(out, src); err != nil {
 		return nil, false
 	}
