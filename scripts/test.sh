@@ -324,6 +324,8 @@ fuzz_targets=(
 	"FuzzDecodeCustomInputSchema ./compat/eventgrid/schema"
 	"FuzzParseRequest ./compat/eventgrid/namespaces/internal/cloudevent"
 	"FuzzAWSJSONRequest ./compat/eventbridge"
+	"FuzzPutEventsReader ./compat/eventbridge"
+	"FuzzAppendCompact ./compat/eventbridge"
 	"FuzzInputTransformer ./compat/eventbridge/transform"
 	"FuzzParse ./emulator/topology"
 )

@@ -3,6 +3,7 @@ package eventbridge
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -25,86 +26,123 @@ type envelope struct {
 const eventTimeLayout = "2006-01-02T15:04:05Z"
 
 // encode writes the envelope with AWS's key order, replay-name between
-// region and resources, and resources always present.
+// region and resources, and resources always present. It sizes its buffer
+// from the members, so the event is written in one allocation unless a
+// member needs escaping.
 func (e *envelope) encode() []byte {
-	var b bytes.Buffer
-	b.Grow(160 + len(e.Detail))
-	b.WriteString(`{"version":"0","id":`)
-	writeJSONString(&b, e.ID)
-	b.WriteString(`,"detail-type":`)
-	writeJSONString(&b, e.DetailType)
-	b.WriteString(`,"source":`)
-	writeJSONString(&b, e.Source)
-	b.WriteString(`,"account":`)
-	writeJSONString(&b, e.Account)
-	b.WriteString(`,"time":`)
-	writeJSONString(&b, e.Time.UTC().Format(eventTimeLayout))
-	b.WriteString(`,"region":`)
-	writeJSONString(&b, e.Region)
+	n := len(envelopeFraming) + len(e.ID) + len(e.DetailType) + len(e.Source) + len(e.Account) +
+		len(eventTimeLayout) + len(e.Region) + len(e.Detail)
 	if e.ReplayName != "" {
-		b.WriteString(`,"replay-name":`)
-		writeJSONString(&b, e.ReplayName)
+		n += len(`,"replay-name":""`) + len(e.ReplayName)
 	}
-	b.WriteString(`,"resources":[`)
+	for _, r := range e.Resources {
+		n += len(r) + 3
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"version":"0","id":`...)
+	b = appendJSONString(b, e.ID)
+	b = append(b, `,"detail-type":`...)
+	b = appendJSONString(b, e.DetailType)
+	b = append(b, `,"source":`...)
+	b = appendJSONString(b, e.Source)
+	b = append(b, `,"account":`...)
+	b = appendJSONString(b, e.Account)
+	b = append(b, `,"time":"`...)
+	b = appendEventTime(b, e.Time)
+	b = append(b, `","region":`...)
+	b = appendJSONString(b, e.Region)
+	if e.ReplayName != "" {
+		b = append(b, `,"replay-name":`...)
+		b = appendJSONString(b, e.ReplayName)
+	}
+	b = append(b, `,"resources":[`...)
 	for i, r := range e.Resources {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		writeJSONString(&b, r)
+		b = appendJSONString(b, r)
 	}
-	b.WriteString(`],"detail":`)
+	b = append(b, `],"detail":`...)
 	if len(e.Detail) == 0 {
-		b.WriteString("{}")
+		b = append(b, "{}"...)
 	} else {
-		b.Write(e.Detail)
+		b = append(b, e.Detail...)
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(b, '}')
 }
 
-// writeJSONString writes s as a JSON string the way EventBridge does: only
-// quotes, backslashes and control characters are escaped (no HTML escaping
-// of <, > and &, which encoding/json would add).
-func writeJSONString(b *bytes.Buffer, s string) {
+// appendEventTime appends t in eventTimeLayout. Every event is stamped, so
+// the common years are written digit by digit rather than by interpreting
+// the layout; others (before year 0, after 9999) go through AppendFormat.
+func appendEventTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, eventTimeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	two := func(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+	b = two(b, year/100)
+	b = two(b, year%100)
+	b = two(append(b, '-'), int(month))
+	b = two(append(b, '-'), day)
+	b = two(append(b, 'T'), hour)
+	b = two(append(b, ':'), minute)
+	b = two(append(b, ':'), sec)
+	return append(b, 'Z')
+}
+
+// envelopeFraming is what encode writes around the members, with room for an
+// empty detail: every member string's quotes, the keys and punctuation.
+const envelopeFraming = `{"version":"0","id":"","detail-type":"","source":"","account":"","time":"","region":"","resources":[],"detail":{}}`
+
+// appendJSONString appends s as a JSON string the way EventBridge writes
+// it: only quotes, backslashes and control characters are escaped (no HTML
+// escaping of <, > and &, which encoding/json would add).
+func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	b.WriteByte('"')
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}
-		b.WriteString(s[start:i])
+		b = append(b, s[start:i]...)
 		switch c {
 		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
+			b = append(b, '\\', c)
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
+			b = append(b, `\u00`...)
+			b = append(b, hex[c>>4], hex[c&0xf])
 		}
 		start = i + 1
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // compactObject returns detail as compact JSON when it is a JSON object,
-// keeping its key order and number text.
+// keeping its key order and number text. The compactors check the whole
+// document as they go (json.Compact fails on anything json.Valid refuses),
+// so the detail is read once.
 func compactObject(detail string) (json.RawMessage, bool) {
-	trimmed := bytes.TrimSpace([]byte(detail))
-	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+	trimmed := strings.TrimSpace(detail)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, false
 	}
-	var out bytes.Buffer
-	if err := json.Compact(&out, trimmed); err != nil {
+	src := []byte(trimmed)
+	if out, ok := appendCompact(make([]byte, 0, len(src)), src); ok {
+		return out, true
+	}
+	out := bytes.NewBuffer(make([]byte, 0, len(src)))
+	if err := json.Compact(out, src); err != nil {
 		return nil, false
 	}
 	return out.Bytes(), true

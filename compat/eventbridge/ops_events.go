@@ -1,6 +1,7 @@
 package eventbridge
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -48,8 +49,14 @@ func checkPutEvents(in *putEventsInput, v *awsjson.Violations) {
 // putEvents refuses an oversize request before it takes the lock, and
 // releases it before it hands events to the engine, so it decodes its input
 // itself rather than run under op.
+//
+// It holds the service lock twice, briefly: to find the entries' buses, and
+// to journal, archive and look up the targets of the rules the events
+// matched. Checking entries, encoding events, matching them against their
+// bus's rules and rendering the targets' inputs need no service state and
+// happen outside it, so concurrent calls do that work in parallel.
 func (s *Service) putEvents(c *call) (any, error) {
-	in, err := decode(c, checkPutEvents)
+	in, err := decodePutEvents(c)
 	if err != nil {
 		return nil, err
 	}
@@ -63,17 +70,11 @@ func (s *Service) putEvents(c *call) (any, error) {
 
 	now := s.clock.Now()
 	out := putEventsOutput{Entries: make([]putEventsResultEntry, len(in.Entries))}
-	// Checking entries and encoding events needs no service state, so it
-	// happens outside the service lock: concurrent PutEvents calls hold it
-	// only to find their buses and to match rules.
-	type accepted struct {
-		env  envelope
-		t    *tenant
-		name string
-		b    *bus // nil: no such bus
-		ev   *event
-	}
-	entries := make([]*accepted, len(in.Entries))
+	sc := s.putEventsScratch(len(in.Entries))
+	defer s.putScratch.Put(sc)
+	defer sc.release()
+	entries := sc.entries
+	ids := newEventIDs(len(in.Entries))
 	for i, e := range in.Entries {
 		env, code, msg := entryEnvelope(e)
 		if code != "" {
@@ -81,41 +82,47 @@ func (s *Service) putEvents(c *call) (any, error) {
 			out.FailedEntryCount++
 			continue
 		}
-		env.ID = uuid.NewString()
-		out.Entries[i] = putEventsResultEntry{EventId: ptr(env.ID)}
-		entries[i] = &accepted{env: env}
+		env.ID = ids[i]
+		ev := &event{env: env, ingested: now}
+		entries[i].ev = ev
+		out.Entries[i] = putEventsResultEntry{EventId: &ev.env.ID}
 	}
 	s.mu.Lock()
-	for i, a := range entries {
-		if a != nil {
+	for i := range entries {
+		if a := &entries[i]; a.ev != nil {
 			a.t, a.name = s.busRefLocked(c, in.Entries[i].EventBusName)
 			a.b = a.t.buses[a.name]
 		}
 	}
 	s.mu.Unlock()
-	for _, a := range entries {
-		if a == nil || a.b == nil {
+	for i := range entries {
+		a := &entries[i]
+		if a.ev == nil || a.b == nil {
 			continue
 		}
 		// A tenant's key and a bus's ARN never change once made.
-		a.env.Account, a.env.Region = a.t.key.account, a.t.key.region
-		if a.env.Time.IsZero() {
-			a.env.Time = now
+		env := &a.ev.env
+		env.Account, env.Region = a.t.key.account, a.t.key.region
+		if env.Time.IsZero() {
+			env.Time = now
 		}
-		a.ev = newEvent(a.env, now, []string{a.b.arn})
+		a.ev.raw, a.ev.hops = env.encode(), a.b.self
+		a.m = a.b.match(a.ev)
 	}
-	var deliveries []delivery
+	deliveries, journal := sc.deliveries, sc.journal
 	s.mu.Lock()
-	for i, a := range entries {
-		if a == nil {
+	acceptedAt := s.clock.Now()
+	for i := range entries {
+		a := &entries[i]
+		if a.ev == nil {
 			continue
 		}
 		if a.b == nil || a.t.buses[a.name] != a.b {
 			// AWS accepts an event for a bus that does not exist and drops
 			// it; GridBridge says so in the journal (D-DROP). A bus deleted
 			// since it was looked up counts as never there.
-			s.engine.Journal().Append(engine.Entry{
-				Time: now, Kind: engine.KindDrop, EventIDs: []string{a.env.ID}, Outcome: "EventBusNotFound",
+			journal = append(journal, engine.Entry{
+				Time: now, Kind: engine.KindDrop, EventIDs: []string{a.ev.env.ID}, Outcome: "EventBusNotFound",
 				Labels:  map[string]string{"cloud": "eventbridge", "bus": a.name},
 				Message: fmt.Sprintf("event bus %s does not exist in account %s, region %s", a.name, a.t.key.account, a.t.key.region),
 			})
@@ -128,11 +135,99 @@ func (s *Service) putEvents(c *call) (any, error) {
 			out.FailedEntryCount++
 			continue
 		}
-		deliveries = append(deliveries, s.acceptLocked(a.t, a.b, a.ev)...)
+		journal = append(journal, publishEntry(a.b, a.ev, acceptedAt))
+		s.archiveLocked(a.t, a.b, a.ev)
+		deliveries = a.b.deliveriesLocked(a.b.confirmLocked(a.m, a.ev), a.ev, nil, deliveries)
 	}
+	// Journalled under the lock, so the journal lists events in the order
+	// their buses accepted (and archived) them.
+	s.engine.Journal().AppendAll(journal)
 	s.mu.Unlock()
 	s.enqueue(deliveries)
-	return out, nil
+	sc.journal, sc.deliveries = journal, deliveries // to clear what they grew to
+	return out.encode(), nil
+}
+
+// putEntry is one PutEvents entry on its way to its bus.
+type putEntry struct {
+	ev   *event // nil: the entry failed its checks
+	t    *tenant
+	name string
+	b    *bus // nil: no such bus
+	m    ruleMatch
+}
+
+// putEventsScratch is one PutEvents call's working storage, reused by the
+// calls that follow: none of it outlives the call (the journal copies its
+// entries, enqueue makes items of the deliveries).
+type putEventsScratch struct {
+	entries    []putEntry
+	journal    []engine.Entry
+	deliveries []delivery
+}
+
+// putEventsScratch returns storage for a call of n entries.
+func (s *Service) putEventsScratch(n int) *putEventsScratch {
+	sc, _ := s.putScratch.Get().(*putEventsScratch)
+	if sc == nil {
+		sc = new(putEventsScratch)
+	}
+	if cap(sc.entries) < n {
+		sc.entries = make([]putEntry, n)
+	}
+	sc.entries = sc.entries[:n]
+	return sc
+}
+
+// release lets go of everything the storage refers to, so a pooled scratch
+// keeps no event alive.
+func (sc *putEventsScratch) release() {
+	clear(sc.entries)
+	clear(sc.journal)
+	clear(sc.deliveries)
+	sc.entries, sc.journal, sc.deliveries = sc.entries[:0], sc.journal[:0], sc.deliveries[:0]
+}
+
+// encode writes the answer. When every entry was accepted it is only event
+// ids, which GridBridge made (hex digits and dashes), and is written
+// directly; an answer with errors goes through encoding/json.
+func (o *putEventsOutput) encode() any {
+	if o.FailedEntryCount > 0 {
+		return o
+	}
+	b := make([]byte, 0, len(`{"FailedEntryCount":0,"Entries":[]}`)+len(o.Entries)*len(`{"EventId":"00000000-0000-0000-0000-000000000000"},`))
+	b = append(b, `{"FailedEntryCount":0,"Entries":[`...)
+	for i, e := range o.Entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"EventId":"`...)
+		b = append(b, *e.EventId...)
+		b = append(b, `"}`...)
+	}
+	return json.RawMessage(append(b, "]}"...))
+}
+
+// newEventIDs returns n random (version 4) UUIDs, from one read of the
+// system's random source rather than one per event.
+func newEventIDs(n int) []string {
+	var buf [16 * maxEntriesPerRequest]byte // on the stack: a call has at most 10 entries
+	var raw []byte
+	if n <= maxEntriesPerRequest {
+		raw = buf[:16*n]
+	} else {
+		raw = make([]byte, 16*n)
+	}
+	_, _ = rand.Read(raw) // crypto/rand.Read never fails
+	ids := make([]string, n)
+	for i := range ids {
+		var u uuid.UUID
+		copy(u[:], raw[16*i:])
+		u[6] = u[6]&0x0f | 0x40 // version 4
+		u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+		ids[i] = u.String()
+	}
+	return ids
 }
 
 // entryEnvelope checks one entry and builds its envelope, or returns the

@@ -37,11 +37,15 @@ func envelopeOf(it *engine.Item) []byte {
 	return it.Body
 }
 
-// delivery is an item bound for one route, enqueued once the service lock
-// is released.
+// delivery is an event bound for one target of a rule. Its input is
+// rendered by enqueue, once the service lock is released: a target is
+// replaced on PutTargets, never changed, and a rule's name and ARN never
+// change, so what the delivery holds stays valid without the lock.
 type delivery struct {
-	route string
-	item  *engine.Item
+	route             string
+	spec              transform.Spec
+	ruleArn, ruleName string
+	ev                *event
 }
 
 // acceptLocked journals an event accepted by bus b, archives it unless it is
@@ -56,53 +60,139 @@ func (s *Service) acceptLocked(t *tenant, b *bus, ev *event) []delivery {
 
 // journalPublishLocked records that bus b accepted ev.
 func (s *Service) journalPublishLocked(b *bus, ev *event) {
-	s.engine.Journal().Append(engine.Entry{
-		Time: s.clock.Now(), Kind: engine.KindPublish, EventIDs: []string{ev.env.ID},
-		Labels: map[string]string{"cloud": "eventbridge", "bus": b.name}, Body: ev.raw,
-	})
+	s.engine.Journal().Append(publishEntry(b, ev, s.clock.Now()))
+}
+
+// publishEntry is the journal's record that bus b accepted ev at now.
+func publishEntry(b *bus, ev *event, now time.Time) engine.Entry {
+	return engine.Entry{
+		Time: now, Kind: engine.KindPublish, EventIDs: []string{ev.env.ID}, Labels: b.journalLabels, Body: ev.raw,
+	}
 }
 
 // matchLocked finds the enabled rules of b whose pattern matches ev
-// (restricted to those keep accepts, when set) and builds one delivery per
+// (restricted to those keep accepts, when set) and lists one delivery per
 // target.
 func (s *Service) matchLocked(b *bus, ev *event, keep func(*rule) bool) []delivery {
 	names, err := b.matcher.Match(ev.raw)
-	if err != nil || len(names) == 0 {
+	if err != nil {
 		return nil
 	}
-	sort.Strings(names)
-	var out []delivery
+	return b.deliveriesLocked(names, ev, keep, nil)
+}
+
+// ruleMatch is what an event matched on a bus, found without the service
+// lock: the names of the rules, at a version of the bus's matcher.
+type ruleMatch struct {
+	rules   []string
+	version uint64
+}
+
+// match matches ev against the bus's rules. The matcher needs no lock; the
+// version read before it lets confirmLocked tell whether the rules changed
+// meanwhile.
+func (b *bus) match(ev *event) ruleMatch {
+	v := b.matcherVersion.Load()
+	names, _ := b.matcher.Match(ev.raw)
+	return ruleMatch{rules: names, version: v}
+}
+
+// confirmLocked returns the rules of m, matched again when the bus's rules
+// changed since: the answer is what matching under the lock would give.
+func (b *bus) confirmLocked(m ruleMatch, ev *event) []string {
+	if b.matcherVersion.Load() == m.version {
+		return m.rules
+	}
+	names, _ := b.matcher.Match(ev.raw)
+	return names
+}
+
+// deliveriesLocked appends to out ev's deliveries to the targets of the
+// rules named, those the bus still has (and keep accepts, when set), in
+// order of rule name then target.
+func (b *bus) deliveriesLocked(names []string, ev *event, keep func(*rule) bool, out []delivery) []delivery {
+	if len(names) > 1 {
+		sort.Strings(names)
+	}
 	for _, name := range names {
 		r, ok := b.rules[name]
 		if !ok || (keep != nil && !keep(r)) {
 			continue
 		}
-		out = append(out, s.ruleDeliveriesLocked(r, ev)...)
+		out = r.deliveriesLocked(ev, out)
 	}
 	return out
 }
 
-// ruleDeliveriesLocked renders ev for each target of r.
-func (s *Service) ruleDeliveriesLocked(r *rule, ev *event) []delivery {
-	out := make([]delivery, 0, len(r.targets))
+// deliveriesLocked appends to out ev's delivery to each target of r.
+func (r *rule) deliveriesLocked(ev *event, out []delivery) []delivery {
 	for _, tg := range r.targets {
-		body, err := tg.spec.Render(transform.Event{
-			Envelope: ev.raw, RuleArn: r.arn, RuleName: r.name, IngestionTime: ev.ingested,
-		})
-		out = append(out, delivery{route: tg.routeID, item: &engine.Item{
-			ID: ev.env.ID, Body: body, PublishedAt: ev.ingested, Meta: &itemMeta{ev: ev, renderErr: err},
-		}})
+		out = append(out, delivery{route: tg.routeID, spec: tg.spec, ruleArn: r.arn, ruleName: r.name, ev: ev})
 	}
 	return out
 }
 
-// enqueue hands deliveries to the engine. A route removed since the
-// deliveries were built loses its event, and the journal says so (D-DROP).
+// queuedItem is an engine item and its meta, allocated together (each
+// item on its own: an item that waits for a retry keeps only its own event).
+type queuedItem struct {
+	item engine.Item
+	meta itemMeta
+}
+
+// enqueue renders each delivery's input for its target and hands the items
+// to the engine, the items of each route together and in the order given. A
+// route removed since the deliveries were listed loses its events, and the
+// journal says so (D-DROP).
 func (s *Service) enqueue(ds []delivery) {
-	for _, d := range ds {
-		if err := s.engine.Enqueue(d.route, d.item); err != nil {
+	if len(ds) == 0 {
+		return
+	}
+	items := make([]*engine.Item, len(ds))
+	for i, d := range ds {
+		body, err := d.spec.Render(transform.Event{
+			Envelope: d.ev.raw, RuleArn: d.ruleArn, RuleName: d.ruleName, IngestionTime: d.ev.ingested,
+		})
+		q := new(queuedItem)
+		q.meta = itemMeta{ev: d.ev, renderErr: err}
+		q.item = engine.Item{ID: d.ev.env.ID, Body: body, PublishedAt: d.ev.ingested, Meta: &q.meta}
+		items[i] = &q.item
+	}
+	// Group by route, keeping each route's order: routes in the order they
+	// first appear. One route (one rule with one target), the common case,
+	// is one call.
+	single := true
+	for _, d := range ds[1:] {
+		single = single && d.route == ds[0].route
+	}
+	if single {
+		s.enqueueRoute(ds[0].route, items)
+		return
+	}
+	grouped := make([]bool, len(ds))
+	group := make([]*engine.Item, 0, len(ds))
+	for i := range ds {
+		if grouped[i] {
+			continue
+		}
+		route := ds[i].route
+		group = group[:0]
+		for j := i; j < len(ds); j++ {
+			if !grouped[j] && ds[j].route == route {
+				grouped[j] = true
+				group = append(group, items[j])
+			}
+		}
+		s.enqueueRoute(route, group)
+	}
+}
+
+// enqueueRoute hands items to route. A route removed since the deliveries
+// were listed loses its events, and the journal says so (D-DROP).
+func (s *Service) enqueueRoute(route string, items []*engine.Item) {
+	if err := s.engine.Enqueue(route, items...); err != nil {
+		for _, it := range items {
 			s.engine.Journal().Append(engine.Entry{
-				Time: s.clock.Now(), Kind: engine.KindDrop, Route: d.route, EventIDs: []string{d.item.ID},
+				Time: s.clock.Now(), Kind: engine.KindDrop, Route: route, EventIDs: []string{it.ID},
 				Outcome: engine.ReasonRouteDeleted, Message: "the target was removed before the event was queued",
 				Labels: map[string]string{"cloud": "eventbridge"},
 			})

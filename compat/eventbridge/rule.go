@@ -55,6 +55,8 @@ func (s *Service) syncRuleLocked(r *rule) {
 	if r.enabled() && r.compiled != nil && !r.deleted {
 		r.bus.matcher.Add(r.name, r.compiled)
 	}
+	// After the change, never before: see bus.matcherVersion.
+	r.bus.matcherVersion.Add(1)
 	r.stopSchedule()
 	if r.enabled() && r.sched != nil && !r.deleted {
 		s.armScheduleLocked(r, s.clock.Now())

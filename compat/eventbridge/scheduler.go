@@ -34,7 +34,7 @@ func (s *Service) fireSchedule(r *rule, seq, gen uint64, at time.Time) {
 		Resources: []string{r.arn}, Detail: []byte("{}"),
 	}, at, []string{r.bus.arn})
 	s.journalPublishLocked(r.bus, ev)
-	ds := s.ruleDeliveriesLocked(r, ev)
+	ds := r.deliveriesLocked(ev, nil)
 	s.armScheduleLocked(r, at)
 	s.mu.Unlock()
 	s.enqueue(ds)

@@ -50,6 +50,8 @@ type Service struct {
 	generation uint64
 	// pacers hold API destinations' invocation rate limits.
 	pacers *pacers
+	// putScratch holds *putEventsScratch for PutEvents calls to reuse.
+	putScratch sync.Pool
 }
 
 // maxRequestBody bounds a request body. PutEvents carries at most 256 KB of
@@ -135,7 +137,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"GridBridge does not implement the EventBridge operation "+name+"."))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	body, err := readBody(r, maxRequestBody)
 	if err != nil {
 		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeSerialization, "The request body could not be read."))
 		return
@@ -150,4 +152,31 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	awsjson.WriteResult(w, requestID, result)
+}
+
+// readBody reads at most limit+1 bytes of r's body (one more than allowed,
+// so an oversize body shows). The buffer starts at the declared length, so a
+// PutEvents body is read without the regrowing io.ReadAll does.
+func readBody(r *http.Request, limit int64) ([]byte, error) {
+	size := int64(512)
+	if r.ContentLength > 0 {
+		// One byte more than declared: the read that finds the end of the
+		// body needs room.
+		size = min(r.ContentLength, limit) + 1
+	}
+	body := make([]byte, 0, size)
+	rd := io.LimitReader(r.Body, limit+1)
+	for {
+		n, err := rd.Read(body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		if err == io.EOF {
+			return body, nil
+		}
+		if err != nil {
+			return body, err
+		}
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)]
+		}
+	}
 }

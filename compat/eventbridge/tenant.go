@@ -1,6 +1,7 @@
 package eventbridge
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
@@ -81,6 +82,15 @@ type bus struct {
 	rules       map[string]*rule
 	// matcher holds the patterns of the bus's enabled rules, by rule name.
 	matcher *pattern.Matcher
+	// matcherVersion changes after every change to matcher, so PutEvents
+	// can match outside the service lock and tell, once it holds the lock,
+	// whether what it matched against is still the bus's rules.
+	matcherVersion atomic.Uint64
+	// self is the hops of an event put on the bus directly: its ARN alone.
+	// journalLabels label the journal's entries of events the bus accepts.
+	// Both are shared by every such event and never modified.
+	self          []string
+	journalLabels map[string]string
 	// policy holds PutPermission statements, in the order they were added;
 	// rawPolicy a whole policy given with PutPermission's Policy member.
 	policy    []policyStatement
@@ -88,9 +98,11 @@ type bus struct {
 }
 
 func newBus(key tenantKey, name string, now time.Time) *bus {
+	arn := busArn(key, name)
 	return &bus{
-		name: name, arn: busArn(key, name), created: now, modified: now,
+		name: name, arn: arn, created: now, modified: now,
 		rules: make(map[string]*rule), matcher: pattern.NewMatcher(),
+		self: []string{arn}, journalLabels: map[string]string{"cloud": "eventbridge", "bus": name},
 	}
 }
 

@@ -178,7 +178,7 @@ func (e *Engine) RemoveRoute(id, reason string) {
 		if reason == "" {
 			reason = ReasonRouteDeleted
 		}
-		e.journal.add(Entry{
+		e.journal.Append(Entry{
 			Time: e.clock.Now(), Kind: KindDrop, Route: route.ID, Labels: route.Labels,
 			EventIDs: itemIDs(lost), Outcome: reason,
 			Message: fmt.Sprintf("%d event(s) were still queued or retrying when the route was deleted", len(lost)),
@@ -361,8 +361,8 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 	}
 
 	if o.OK {
-		e.journal.add(entry)
-		e.journal.add(Entry{
+		e.journal.Append(entry)
+		e.journal.Append(Entry{
 			Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
 			Attempt: a.Number, Outcome: o.Name, Status: o.Status, items: b.Items,
 		})
@@ -393,12 +393,12 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 		}
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
-		e.journal.add(entry)
+		e.journal.Append(entry)
 	default:
 		e.endLocked(rs, b, d)
 		e.finishAttemptLocked(rs, first)
 		e.mu.Unlock()
-		e.journal.add(entry)
+		e.journal.Append(entry)
 		e.giveUp(rs, route, b, d)
 	}
 }
@@ -457,7 +457,7 @@ func (e *Engine) deferLocked(rs *routeState, now time.Time) {
 	}
 	slices.Sort(sample)
 	until := rs.heldUntil
-	e.journal.add(Entry{
+	e.journal.Append(Entry{
 		Time: now, Kind: KindDeferred, Route: rs.route.ID, Labels: rs.route.Labels,
 		EventIDs: sample, Count: held, Outcome: rs.holdState, NextAttemptAt: &until,
 		Message: fmt.Sprintf("no attempt: the route is held (%s) until %s; %d event(s) wait for it",
@@ -599,7 +599,7 @@ func (e *Engine) lateSuccess(rs *routeState, route *Route, b *Batch, o Outcome) 
 	if !pending {
 		return
 	}
-	e.journal.add(Entry{
+	e.journal.Append(Entry{
 		Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
 		EventIDs: b.EventIDs(), Attempt: b.Attempts, Outcome: o.Name, Status: o.Status,
 		Message: "answered after the response timeout; the pending retry was withdrawn",
@@ -692,7 +692,7 @@ func (e *Engine) giveUp(rs *routeState, route *Route, b *Batch, d Decision) {
 // counted as awaiting their dead letter, which has now failed: they move to
 // dropped (and to its deadLetterFailed part when the write itself failed).
 func (e *Engine) drop(rs *routeState, route *Route, ids []string, reason, msg string, awaiting bool) {
-	e.journal.add(Entry{
+	e.journal.Append(Entry{
 		Time: e.clock.Now(), Kind: KindDrop, Route: route.ID, Labels: route.Labels,
 		EventIDs: ids, Outcome: reason, Message: msg,
 	})
@@ -753,7 +753,7 @@ func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, 
 		now := e.clock.Now()
 		switch {
 		case err == nil:
-			e.journal.add(Entry{
+			e.journal.Append(Entry{
 				Time: now, Kind: KindDeadLetter, Route: route.ID, Labels: route.Labels,
 				EventIDs: w.EventIDs, Destination: w.Destination, Body: w.Body,
 			})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net/http"
 	"slices"
-	"strings"
 	"unsafe"
 )
 
@@ -34,6 +33,18 @@ type requestShape struct {
 	method string
 	url    string
 	header http.Header
+	// forms are the stored requests of this shape whose body is rebuilt
+	// from the entry (none, its item, its items in an array): they hold
+	// nothing of their own, so every entry of the shape shares one.
+	forms [bodyArray + 1]*storedRequest
+}
+
+// stored is the shape's shared stored request of form (not bodyOwn).
+func (s *requestShape) stored(form bodyForm) *storedRequest {
+	if s.forms[form] == nil {
+		s.forms[form] = &storedRequest{shape: s, form: form}
+	}
+	return s.forms[form]
 }
 
 // storedRequest is a journalled attempt's request.
@@ -68,6 +79,16 @@ func (in *interner[T]) get(key string, build func() T) T {
 	return v
 }
 
+// getBytes is get with the key in bytes: looking a value up costs no
+// allocation (the key becomes a string only when a new value is stored),
+// which matters once per attempt.
+func (in *interner[T]) getBytes(key []byte, build func() T) T {
+	if v, ok := in.m[string(key)]; ok {
+		return v
+	}
+	return in.get(string(key), build)
+}
+
 // compactLocked rewrites e into its stored form: event ids and request body
 // derived from e.items where they match, request shape and attempt message
 // interned.
@@ -91,21 +112,23 @@ func (j *Journal) compactLocked(e *Entry) {
 		return
 	}
 	e.Request = nil
-	key := shapeKey(r)
-	sr := &storedRequest{shape: j.shapes.get(key, func() *requestShape {
+	j.keyBuf = appendShapeKey(j.keyBuf[:0], r)
+	shape := j.shapes.getBytes(j.keyBuf, func() *requestShape {
 		return &requestShape{method: r.Method, url: r.URL, header: r.Header.Clone()}
-	})}
+	})
+	if cap(j.keyBuf) > maxScratch {
+		j.keyBuf = nil
+	}
 	switch {
 	case r.Body == nil:
-		sr.form = bodyNone
+		e.req = shape.stored(bodyNone)
 	case len(e.items) == 1 && j.isBodyOf(r.Body, e.items[0]):
-		sr.form = bodyItem
+		e.req = shape.stored(bodyItem)
 	case len(e.items) > 0 && j.isArrayOf(r.Body, e.items):
-		sr.form = bodyArray
+		e.req = shape.stored(bodyArray)
 	default:
-		sr.form, sr.body = bodyOwn, r.Body
+		e.req = &storedRequest{shape: shape, form: bodyOwn, body: r.Body}
 	}
-	e.req = sr
 }
 
 func sameIDs(ids []string, items []*Item) bool {
@@ -163,36 +186,37 @@ func (j *Journal) isArrayOf(body []byte, items []*Item) bool {
 	return len(rest) == 0
 }
 
-// shapeKey identifies a request's method, URL and headers.
-func shapeKey(r *RecordedRequest) string {
-	var b strings.Builder
-	b.WriteString(r.Method)
-	b.WriteByte(0)
-	b.WriteString(r.URL)
-	b.WriteByte(0)
+// appendShapeKey appends to b what identifies a request's method, URL and
+// headers.
+func appendShapeKey(b []byte, r *RecordedRequest) []byte {
+	b = append(b, r.Method...)
+	b = append(b, 0)
+	b = append(b, r.URL...)
+	b = append(b, 0)
 	if r.Header == nil {
-		return b.String() // nil and empty headers read back differently
+		return b // nil and empty headers read back differently
 	}
-	b.WriteByte(1)
-	keys := make([]string, 0, len(r.Header))
+	b = append(b, 1)
+	var few [16]string
+	keys := few[:0]
 	for k := range r.Header {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		b.WriteString(k)
-		b.WriteByte(0)
+		b = append(b, k...)
+		b = append(b, 0)
 		vs := r.Header[k]
 		if vs == nil {
-			b.WriteByte(2) // a nil value list clones back as nil
+			b = append(b, 2) // a nil value list clones back as nil
 		}
 		for _, v := range vs {
-			b.WriteString(v)
-			b.WriteByte(1)
+			b = append(b, v...)
+			b = append(b, 1)
 		}
-		b.WriteByte(0)
+		b = append(b, 0)
 	}
-	return b.String()
+	return b
 }
 
 // entryBytes is the fixed cost of an entry in the journal's ring.

@@ -176,3 +176,63 @@ func TestJournalResetStartsCountersAgain(t *testing.T) {
 		t.Fatalf("first entry after reset has seq %d, want 6", e.Seq)
 	}
 }
+
+// AppendAll stores a face's batch of entries in order, with consecutive
+// sequence numbers, counted and bounded as if appended one by one, and wakes
+// a waiting reader once.
+func TestJournalAppendAllKeepsOrderAndBounds(t *testing.T) {
+	t.Parallel()
+	j := engine.NewJournalBytes(5, 0)
+	j.Append(engine.Entry{Kind: engine.KindDrop, EventIDs: []string{"first"}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	woke := make(chan []engine.Entry, 1)
+	go func() {
+		got, _ := j.Wait(ctx, engine.Filter{Kind: engine.KindPublish}, func(es []engine.Entry) bool { return len(es) > 0 })
+		woke <- got
+	}()
+	var batch []engine.Entry
+	for i := range 6 {
+		batch = append(batch, engine.Entry{Kind: engine.KindPublish, EventIDs: []string{strconv.Itoa(i)}})
+	}
+	j.AppendAll(batch)
+	j.AppendAll(nil)
+	held := j.Query(engine.Filter{})
+	var ids []string
+	for i, e := range held {
+		ids = append(ids, e.EventIDs[0])
+		if e.Seq != uint64(i+3) {
+			t.Fatalf("entry %d has seq %d, want %d", i, e.Seq, i+3)
+		}
+	}
+	if want := []string{"1", "2", "3", "4", "5"}; !slices.Equal(ids, want) {
+		t.Fatalf("held %v, want %v", ids, want)
+	}
+	if st := j.Stats(); st.Appended != 7 || st.Discarded != 2 || st.Counts[engine.KindPublish] != 6 || st.LastSeq != 7 {
+		t.Fatalf("stats %+v", st)
+	}
+	if got := <-woke; len(got) != 5 {
+		t.Fatalf("a waiting reader saw %d publish entries, want 5", len(got))
+	}
+}
+
+// A full journal turns its storage over chunk by chunk, reusing what it let
+// go of: across many turnovers it holds exactly the newest entries, in order.
+func TestJournalTurnsOverItsStorage(t *testing.T) {
+	t.Parallel()
+	const capacity, total = 700, 5000
+	j := engine.NewJournalBytes(capacity, 1<<30)
+	for i := range total {
+		j.Append(engine.Entry{Kind: engine.KindPublish, EventIDs: []string{strconv.Itoa(i)}, Message: strconv.Itoa(i)})
+	}
+	held := j.Query(engine.Filter{})
+	if len(held) != capacity {
+		t.Fatalf("held %d entries, want %d", len(held), capacity)
+	}
+	for k, e := range held {
+		want := strconv.Itoa(total - capacity + k)
+		if e.EventIDs[0] != want || e.Message != want || e.Seq != uint64(total-capacity+k+1) {
+			t.Fatalf("entry %d is %v/%q seq %d, want %s", k, e.EventIDs, e.Message, e.Seq, want)
+		}
+	}
+}

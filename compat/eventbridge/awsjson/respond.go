@@ -9,9 +9,13 @@ import (
 // ContentType is the media type of every EventBridge request and response.
 const ContentType = "application/x-amz-json-1.1"
 
-// WriteResult answers 200 with v as the JSON body; a nil v is sent as {}.
+// WriteResult answers 200 with v as the JSON body; a nil v is sent as {}, a
+// json.RawMessage as it is (an operation that encodes its own answer).
 func WriteResult(w http.ResponseWriter, requestID string, v any) {
 	body := []byte("{}")
+	if raw, ok := v.(json.RawMessage); ok {
+		body, v = raw, nil
+	}
 	if v != nil {
 		b, err := json.Marshal(v)
 		if err != nil {
