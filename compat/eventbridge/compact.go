@@ -29,16 +29,7 @@ type compactor struct {
 	dst []byte
 }
 
-func (c *compactor) space() {
-	for c.i < len(c.src) {
-		switch c.src[c.i] {
-		case ' ', '\t', '\n', '\r':
-			c.i++
-		default:
-			return
-		}
-	}
-}
+func (c *compactor) space() { c.i = skipSpace(c.src, c.i) }
 
 func (c *compactor) value(depth int) bool {
 	if c.i >= len(c.src) {
@@ -89,21 +80,8 @@ func (c *compactor) object(depth int) bool {
 		if !c.value(depth) {
 			return false
 		}
-		c.space()
-		if c.i >= len(c.src) {
-			return false
-		}
-		switch c.src[c.i] {
-		case ',':
-			c.dst = append(c.dst, ',')
-			c.i++
-			c.space()
-		case '}':
-			c.dst = append(c.dst, '}')
-			c.i++
-			return true
-		default:
-			return false
+		if more, ok := c.after('}'); !more {
+			return ok
 		}
 	}
 }
@@ -124,23 +102,31 @@ func (c *compactor) array(depth int) bool {
 		if !c.value(depth) {
 			return false
 		}
-		c.space()
-		if c.i >= len(c.src) {
-			return false
-		}
-		switch c.src[c.i] {
-		case ',':
-			c.dst = append(c.dst, ',')
-			c.i++
-			c.space()
-		case ']':
-			c.dst = append(c.dst, ']')
-			c.i++
-			return true
-		default:
-			return false
+		if more, ok := c.after(']'); !more {
+			return ok
 		}
 	}
+}
+
+// after reads what follows a member or an element: a comma, when more
+// follow, or the container's closing byte; ok is false for anything else.
+func (c *compactor) after(closing byte) (more, ok bool) {
+	c.space()
+	if c.i >= len(c.src) {
+		return false, false
+	}
+	switch c.src[c.i] {
+	case ',':
+		c.dst = append(c.dst, ',')
+		c.i++
+		c.space()
+		return true, true
+	case closing:
+		c.dst = append(c.dst, closing)
+		c.i++
+		return false, true
+	}
+	return false, false
 }
 
 // string copies a string as it is: encoding/json checks its escapes and
@@ -185,39 +171,12 @@ func (c *compactor) string() bool {
 
 func (c *compactor) number() bool {
 	start := c.i
-	digits := func() int {
-		n := 0
-		for c.i < len(c.src) && c.src[c.i] >= '0' && c.src[c.i] <= '9' {
-			c.i++
-			n++
-		}
-		return n
-	}
-	if c.src[c.i] == '-' {
-		c.i++
-	}
-	switch {
-	case c.i < len(c.src) && c.src[c.i] == '0':
-		c.i++
-	case digits() == 0:
+	end, ok := scanNumber(c.src, c.i)
+	if !ok {
 		return false
 	}
-	if c.i < len(c.src) && c.src[c.i] == '.' {
-		c.i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if c.i < len(c.src) && (c.src[c.i] == 'e' || c.src[c.i] == 'E') {
-		c.i++
-		if c.i < len(c.src) && (c.src[c.i] == '+' || c.src[c.i] == '-') {
-			c.i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	c.dst = append(c.dst, c.src[start:c.i]...)
+	c.i = end
+	c.dst = append(c.dst, c.src[start:end]...)
 	return true
 }
 

@@ -79,16 +79,7 @@ type plainReader struct {
 	scratch []byte
 }
 
-func (r *plainReader) space() {
-	for r.i < len(r.b) {
-		switch r.b[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
+func (r *plainReader) space() { r.i = skipSpace(r.b, r.i) }
 
 // next skips white space and reports whether the next byte is c, consuming
 // it if so.
@@ -237,39 +228,9 @@ func (r *plainReader) timestamp() *awsjson.Timestamp {
 
 // number reads a JSON number, exactly as the grammar has it.
 func (r *plainReader) number() bool {
-	digits := func() int {
-		n := 0
-		for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
-			r.i++
-			n++
-		}
-		return n
-	}
-	if r.i < len(r.b) && r.b[r.i] == '-' {
-		r.i++
-	}
-	switch {
-	case r.i < len(r.b) && r.b[r.i] == '0':
-		r.i++
-	case digits() == 0:
-		return false
-	}
-	if r.i < len(r.b) && r.b[r.i] == '.' {
-		r.i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
-		r.i++
-		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
-			r.i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return true
+	end, ok := scanNumber(r.b, r.i)
+	r.i = end
+	return ok
 }
 
 func (r *plainReader) stringPtr() *string {
