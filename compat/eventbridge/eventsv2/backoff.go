@@ -3,28 +3,20 @@ package eventsv2
 import (
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // Back-off between retries (EB-1, EB-2). The seed gives no schedule, only
-// the two limits, so GridBridge uses the exponential back-off of the classic
-// targets (engine.Exponential): the n-th retry waits 2^(n-1) seconds after
-// the failure before it (1 s, 2 s, 4 s, …), capped at 8 minutes. The cap is
-// chosen so that the largest policy (185 retries) spans about a day
-// (≈ 23.6 h), which is what EB-3 implies a day-long MaxEventAgeInSeconds is
-// for. With the defaults (5 retries, 300 s) retries come at +1, +3, +7, +15
-// and +31 s and the retry limit ends delivery; with 185 retries and 300 s
-// the ninth retry would come at +511 s, so the age limit ends delivery after
-// the eighth (+255 s).
-const (
-	firstRetryWait = time.Second
-	maxRetryWait   = 8 * time.Minute
-)
-
-// retryWait is the wait before retry n (n ≥ 1), without jitter.
-func retryWait(n int) time.Duration {
-	return engine.Exponential(firstRetryWait, maxRetryWait, n)
-}
+// the two limits, so bus v2 uses the exponential back-off of the classic
+// targets (retry.Wait): the n-th retry waits 2^(n-1) seconds after the
+// failure before it (1 s, 2 s, 4 s, …), capped at 8 minutes, so the largest
+// policy (185 retries) spans about a day (≈ 23.6 h), which is what EB-3
+// implies a day-long MaxEventAgeInSeconds is for. With the defaults (5
+// retries, 300 s) retries come at +1, +3, +7, +15 and +31 s and the retry
+// limit ends delivery; with 185 retries and 300 s the ninth retry would come
+// at +511 s, so the age limit ends delivery after the eighth (+255 s).
+func retryWait(n int) time.Duration { return retry.Wait(n) }
 
 // jitterSpread is how far jitter moves a wait: up to 20 % either way, the
 // way the cloud spreads a burst of failures.

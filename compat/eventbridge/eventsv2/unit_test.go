@@ -7,20 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-func TestEB2_BackoffDoublesFromOneSecondUpToEightMinutes(t *testing.T) {
+// Bus v2 backs off as classic targets do (retry.Wait: 1 s doubling up to 8
+// minutes, tested there), so its largest policy spans EB-3's day.
+func TestEB2_BackoffIsTheClassicSchedule(t *testing.T) {
 	t.Parallel()
-	want := []time.Duration{1, 2, 4, 8, 16, 32, 64, 128, 256, 480, 480}
-	for i, w := range want {
-		if got := retryWait(i + 1); got != w*time.Second {
-			t.Errorf("retry %d waits %s, want %s", i+1, got, w*time.Second)
-		}
-	}
-	// EB-3's day of retries: 185 retries span about a day.
 	var total time.Duration
 	for n := 1; n <= maxRetryAttempts; n++ {
+		if got, want := retryWait(n), retry.Wait(n); got != want {
+			t.Errorf("retry %d waits %s, want the classic %s", n, got, want)
+		}
 		total += retryWait(n)
 	}
 	if total < 23*time.Hour || total > 24*time.Hour {
