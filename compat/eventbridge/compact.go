@@ -55,18 +55,7 @@ func (c *compactor) value(depth int) bool {
 }
 
 func (c *compactor) object(depth int) bool {
-	if depth > maxCompactDepth {
-		return false
-	}
-	c.dst = append(c.dst, '{')
-	c.i++
-	c.space()
-	if c.i < len(c.src) && c.src[c.i] == '}' {
-		c.dst = append(c.dst, '}')
-		c.i++
-		return true
-	}
-	for {
+	return c.container(depth, '}', func() bool {
 		if c.i >= len(c.src) || c.src[c.i] != '"' || !c.string() {
 			return false
 		}
@@ -77,32 +66,33 @@ func (c *compactor) object(depth int) bool {
 		c.dst = append(c.dst, ':')
 		c.i++
 		c.space()
-		if !c.value(depth) {
-			return false
-		}
-		if more, ok := c.after('}'); !more {
-			return ok
-		}
-	}
+		return c.value(depth)
+	})
 }
 
 func (c *compactor) array(depth int) bool {
+	return c.container(depth, ']', func() bool { return c.value(depth) })
+}
+
+// container copies the object or array opening at c.i, up to its closing
+// byte; item reads one member or element.
+func (c *compactor) container(depth int, closing byte, item func() bool) bool {
 	if depth > maxCompactDepth {
 		return false
 	}
-	c.dst = append(c.dst, '[')
+	c.dst = append(c.dst, c.src[c.i])
 	c.i++
 	c.space()
-	if c.i < len(c.src) && c.src[c.i] == ']' {
-		c.dst = append(c.dst, ']')
+	if c.i < len(c.src) && c.src[c.i] == closing {
+		c.dst = append(c.dst, closing)
 		c.i++
 		return true
 	}
 	for {
-		if !c.value(depth) {
+		if !item() {
 			return false
 		}
-		if more, ok := c.after(']'); !more {
+		if more, ok := c.after(closing); !more {
 			return ok
 		}
 	}
