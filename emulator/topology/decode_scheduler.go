@@ -20,14 +20,11 @@ func (d *decoder) scheduler(sec *object) []ScheduleGroup {
 	var out []ScheduleGroup
 	groups := newUniqueNames("schedule group name", false)
 	for _, it := range sch.list("groups") {
-		o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "tags", "schedules"}, true)
+		o, src, name, ok := d.namedResource(it, []string{"name", "tags", "schedules"}, true, checkScheduleName)
 		if !ok {
 			continue
 		}
-		g := ScheduleGroup{Source: Source{Line: o.line, Field: it.path}}
-		if o.require("name") {
-			g.Name = o.checkedText("name", checkScheduleName)
-		}
+		g := ScheduleGroup{Source: src, Name: name}
 		groups.add(o, "name", g.Name)
 		if o.has("tags") {
 			if g.Name == defaultScheduleGroup {

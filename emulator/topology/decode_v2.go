@@ -14,14 +14,11 @@ func (d *decoder) v2Buses(v2 *object) []V2Bus {
 	// Subscriber names are unique in the account and region, not per bus.
 	subscribers := newUniqueNames("subscriber name", false)
 	for _, it := range v2.list("buses") {
-		o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "description", "retentionPeriodInSeconds", "subscribers"}, true)
+		o, src, name, ok := d.namedResource(it, []string{"name", "description", "retentionPeriodInSeconds", "subscribers"}, true, awsName(256))
 		if !ok {
 			continue
 		}
-		b := V2Bus{Source: Source{Line: o.line, Field: it.path}}
-		if o.require("name") {
-			b.Name = o.checkedText("name", awsName(256))
-		}
+		b := V2Bus{Source: src, Name: name}
 		buses.add(o, "name", b.Name)
 		if o.has("description") {
 			b.Description = o.text("description")
