@@ -1,7 +1,5 @@
 package topology
 
-import "encoding/json"
-
 // Retention limits of an event bus v2: one hour to 365 days.
 const (
 	minV2Retention = 3600
@@ -25,12 +23,11 @@ func (d *decoder) v2Buses(v2 *object) []V2Bus {
 		}
 		b.RetentionPeriodInSeconds = o.intRange("retentionPeriodInSeconds", minV2Retention, maxV2Retention)
 		for _, sit := range o.list("subscribers") {
-			members, so := d.awsStruct(sit.node, sit.path, sit.line, subscriberShape())
-			if so == nil {
+			members, so, src, name, ok := d.awsNamed(sit, subscriberShape())
+			if !ok {
 				continue
 			}
-			s := Subscriber{Source: Source{Line: so.line, Field: sit.path}, Members: members}
-			_ = json.Unmarshal(members["Name"], &s.Name)
+			s := Subscriber{Source: src, Name: name, Members: members}
 			subscribers.add(so, "name", s.Name)
 			b.Subscribers = append(b.Subscribers, s)
 		}
