@@ -9,6 +9,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 )
@@ -70,14 +71,22 @@ func (e *Emulator) CreateTopic(name string, props *armeventgrid.TopicProperties)
 	e.t.Helper()
 	poller, err := e.ARM().NewTopicsClient().BeginCreateOrUpdate(context.Background(), ResourceGroup, name,
 		armeventgrid.Topic{Location: ptr("westus"), Properties: props}, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating topic %q: %v", name, err)
+	return created(e, fmt.Sprintf("topic %q", name), poller, err).Topic
+}
+
+// created waits for an ARM create the SDK began (poller, err) to finish and
+// returns ARM's answer, failing the test with what was being created.
+func created[T any](e *Emulator, what string, poller *runtime.Poller[T], err error) T {
+	e.t.Helper()
+	if err == nil {
+		var resp T
+		if resp, err = poller.PollUntilDone(context.Background(), nil); err == nil {
+			return resp
+		}
 	}
-	resp, err := poller.PollUntilDone(context.Background(), nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating topic %q: %v", name, err)
-	}
-	return resp.Topic
+	e.t.Fatalf("testkit: creating %s: %v", what, err)
+	var zero T
+	return zero
 }
 
 // EventGridPublisher returns an azeventgrid client for topic in

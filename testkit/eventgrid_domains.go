@@ -27,14 +27,7 @@ func (e *Emulator) CreateDomain(name string, props *armeventgrid.DomainPropertie
 	e.t.Helper()
 	poller, err := e.ARM().NewDomainsClient().BeginCreateOrUpdate(context.Background(), ResourceGroup, name,
 		armeventgrid.Domain{Location: ptr("westus"), Properties: props}, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating domain %q: %v", name, err)
-	}
-	resp, err := poller.PollUntilDone(context.Background(), nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating domain %q: %v", name, err)
-	}
-	return resp.Domain
+	return created(e, fmt.Sprintf("domain %q", name), poller, err).Domain
 }
 
 // CreateDomainTopic creates a topic of domain (a domain whose
@@ -43,14 +36,7 @@ func (e *Emulator) CreateDomain(name string, props *armeventgrid.DomainPropertie
 func (e *Emulator) CreateDomainTopic(domain, topic string) armeventgrid.DomainTopic {
 	e.t.Helper()
 	poller, err := e.ARM().NewDomainTopicsClient().BeginCreateOrUpdate(context.Background(), ResourceGroup, domain, topic, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating topic %q of domain %q: %v", topic, domain, err)
-	}
-	resp, err := poller.PollUntilDone(context.Background(), nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating topic %q of domain %q: %v", topic, domain, err)
-	}
-	return resp.DomainTopic
+	return created(e, fmt.Sprintf("topic %q of domain %q", topic, domain), poller, err).DomainTopic
 }
 
 // CreateScopedEventSubscription creates (or replaces) an event subscription
@@ -62,17 +48,9 @@ func (e *Emulator) CreateDomainTopic(domain, topic string) armeventgrid.DomainTo
 //		armeventgrid.EventSubscriptionProperties{Destination: testkit.WebHookDestination(hook.URL())})
 func (e *Emulator) CreateScopedEventSubscription(scope, name string, props armeventgrid.EventSubscriptionProperties) armeventgrid.EventSubscription {
 	e.t.Helper()
-	ctx := context.Background()
-	poller, err := e.ARM().NewEventSubscriptionsClient().BeginCreateOrUpdate(ctx, scope, name,
+	poller, err := e.ARM().NewEventSubscriptionsClient().BeginCreateOrUpdate(context.Background(), scope, name,
 		armeventgrid.EventSubscription{Properties: &props}, nil)
-	if err == nil {
-		var resp armeventgrid.EventSubscriptionsClientCreateOrUpdateResponse
-		if resp, err = poller.PollUntilDone(ctx, nil); err == nil {
-			return resp.EventSubscription
-		}
-	}
-	e.t.Fatalf("testkit: creating event subscription %q on %s: %v", name, scope, err)
-	return armeventgrid.EventSubscription{}
+	return created(e, fmt.Sprintf("event subscription %q on %s", name, scope), poller, err).EventSubscription
 }
 
 // DomainPublisher returns an azeventgrid client for domain's endpoint, with

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
@@ -30,14 +31,7 @@ func (e *Emulator) CreateStorageSystemTopic(name, account string) armeventgrid.S
 		armeventgrid.SystemTopic{Location: ptr("westus"), Properties: &armeventgrid.SystemTopicProperties{
 			Source: ptr(StorageAccountID(account)), TopicType: ptr("Microsoft.Storage.StorageAccounts"),
 		}}, nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating system topic %q: %v", name, err)
-	}
-	resp, err := poller.PollUntilDone(context.Background(), nil)
-	if err != nil {
-		e.t.Fatalf("testkit: creating system topic %q: %v", name, err)
-	}
-	return resp.SystemTopic
+	return created(e, fmt.Sprintf("system topic %q", name), poller, err).SystemTopic
 }
 
 // CreateSystemTopicEventSubscription creates (or replaces) an event
@@ -52,17 +46,9 @@ func (e *Emulator) CreateStorageSystemTopic(name, account string) armeventgrid.S
 //	})
 func (e *Emulator) CreateSystemTopicEventSubscription(systemTopic, name string, props armeventgrid.EventSubscriptionProperties) armeventgrid.EventSubscription {
 	e.t.Helper()
-	ctx := context.Background()
-	poller, err := e.ARM().NewSystemTopicEventSubscriptionsClient().BeginCreateOrUpdate(ctx, ResourceGroup, systemTopic, name,
+	poller, err := e.ARM().NewSystemTopicEventSubscriptionsClient().BeginCreateOrUpdate(context.Background(), ResourceGroup, systemTopic, name,
 		armeventgrid.EventSubscription{Properties: &props}, nil)
-	if err == nil {
-		var resp armeventgrid.SystemTopicEventSubscriptionsClientCreateOrUpdateResponse
-		if resp, err = poller.PollUntilDone(ctx, nil); err == nil {
-			return resp.EventSubscription
-		}
-	}
-	e.t.Fatalf("testkit: creating event subscription %q of system topic %q: %v", name, systemTopic, err)
-	return armeventgrid.EventSubscription{}
+	return created(e, fmt.Sprintf("event subscription %q of system topic %q", name, systemTopic), poller, err).EventSubscription
 }
 
 // SyncStorageEvents makes the emulator list its watched storage accounts

@@ -113,25 +113,26 @@ func (in *Inspector) do(ctx context.Context, method, path string, body, out any)
 	return nil
 }
 
+// call sends one request to the inspection API and decodes its answer as a T.
+func call[T any](ctx context.Context, in *Inspector, method, path string, body any) (T, error) {
+	var v T
+	err := in.do(ctx, method, path, body, &v)
+	return v, err
+}
+
 // Info reads how to reach the emulator and what it is configured with.
 func (in *Inspector) Info(ctx context.Context) (emulator.InfoView, error) {
-	var v emulator.InfoView
-	err := in.do(ctx, http.MethodGet, "/info", nil, &v)
-	return v, err
+	return call[emulator.InfoView](ctx, in, http.MethodGet, "/info", nil)
 }
 
 // Clock reads the emulator clock.
 func (in *Inspector) Clock(ctx context.Context) (emulator.ClockView, error) {
-	var v emulator.ClockView
-	err := in.do(ctx, http.MethodGet, "/clock", nil, &v)
-	return v, err
+	return call[emulator.ClockView](ctx, in, http.MethodGet, "/clock", nil)
 }
 
 // Advance moves a virtual clock by d, firing everything due on the way.
 func (in *Inspector) Advance(ctx context.Context, d time.Duration) (emulator.ClockView, error) {
-	var v emulator.ClockView
-	err := in.do(ctx, http.MethodPost, "/clock/advance", map[string]string{"by": d.String()}, &v)
-	return v, err
+	return call[emulator.ClockView](ctx, in, http.MethodPost, "/clock/advance", map[string]string{"by": d.String()})
 }
 
 // Entries lists journal entries of kind ("attempt", "deadletter", "drop",
@@ -166,23 +167,17 @@ func (in *Inspector) entries(ctx context.Context, kind string, f Filter, extra u
 	default:
 		q.Set("kind", kind)
 	}
-	var page emulator.JournalPage
-	err := in.do(ctx, http.MethodGet, path+"?"+q.Encode(), nil, &page)
-	return page, err
+	return call[emulator.JournalPage](ctx, in, http.MethodGet, path+"?"+q.Encode(), nil)
 }
 
 // Metrics reads per-route counters.
 func (in *Inspector) Metrics(ctx context.Context) (emulator.MetricsView, error) {
-	var v emulator.MetricsView
-	err := in.do(ctx, http.MethodGet, "/metrics", nil, &v)
-	return v, err
+	return call[emulator.MetricsView](ctx, in, http.MethodGet, "/metrics", nil)
 }
 
 // AddFault installs a fault rule and returns it with its id.
 func (in *Inspector) AddFault(ctx context.Context, f engine.Fault) (engine.Fault, error) {
-	var out engine.Fault
-	err := in.do(ctx, http.MethodPost, "/faults", f, &out)
-	return out, err
+	return call[engine.Fault](ctx, in, http.MethodPost, "/faults", f)
 }
 
 // ClearFaults removes every fault rule.

@@ -20,44 +20,32 @@ import (
 // failure stay.
 func (f *File) Apply(ctx context.Context, h http.Handler) error {
 	a := &applier{ctx: ctx, h: h, file: f.Name}
+	var steps []func() error
 	if eg := f.EventGrid; eg != nil {
-		for _, t := range eg.Topics {
-			if err := a.topic(eg, t); err != nil {
-				return err
-			}
-		}
-		for _, dm := range eg.Domains {
-			if err := a.domain(eg, dm); err != nil {
-				return err
-			}
-		}
-		for _, st := range eg.SystemTopics {
-			if err := a.systemTopic(eg, st); err != nil {
-				return err
-			}
-		}
-		for _, ns := range eg.Namespaces {
-			if err := a.namespace(eg, ns); err != nil {
-				return err
-			}
-		}
+		steps = append(steps, each(eg, eg.Topics, a.topic), each(eg, eg.Domains, a.domain),
+			each(eg, eg.SystemTopics, a.systemTopic), each(eg, eg.Namespaces, a.namespace))
 	}
 	if eb := f.EventBridge; eb != nil {
-		for _, b := range eb.Buses {
-			if err := a.bus(eb, b); err != nil {
-				return err
-			}
-		}
-		for _, b := range eb.V2Buses {
-			if err := a.v2Bus(eb, b); err != nil {
-				return err
-			}
-		}
-		for _, g := range eb.ScheduleGroups {
-			if err := a.scheduleGroup(eb, g); err != nil {
-				return err
-			}
+		steps = append(steps, each(eb, eb.Buses, a.bus), each(eb, eb.V2Buses, a.v2Bus),
+			each(eb, eb.ScheduleGroups, a.scheduleGroup))
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// each is the step that applies every resource of one list, in the file's
+// order, stopping at the first the emulator refuses.
+func each[S, R any](section S, resources []R, apply func(S, R) error) func() error {
+	return func() error {
+		for _, r := range resources {
+			if err := apply(section, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }

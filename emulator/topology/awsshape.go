@@ -53,6 +53,18 @@ func fieldNames(shape []member) []string {
 	return names
 }
 
+// awsNamed reads one AWS-shaped resource named by its Name member (a
+// schedule, a v2 subscriber): its members as the API names them, where the
+// file declares it, and its name; ok is false when it is not a mapping.
+func (d *decoder) awsNamed(it item, shape []member) (members map[string]json.RawMessage, o *object, src Source, name string, ok bool) {
+	members, o = d.awsStruct(it.node, it.path, it.line, shape)
+	if o == nil {
+		return nil, nil, Source{}, "", false
+	}
+	_ = json.Unmarshal(members["Name"], &name)
+	return members, o, Source{Line: o.line, Field: it.path}, name, true
+}
+
 // awsStruct reads a mapping of the given shape and returns its members as
 // the API names them, ready to send; nil when n is not a mapping.
 func (d *decoder) awsStruct(n *yaml.Node, path string, line int, shape []member) (map[string]json.RawMessage, *object) {

@@ -39,14 +39,11 @@ func (d *decoder) eventBridge(top *object) *EventBridge {
 }
 
 func (d *decoder) bus(it item) (Bus, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "description", "rules"}, true)
+	o, src, name, ok := d.namedResource(it, []string{"name", "description", "rules"}, true, checkBusName)
 	if !ok {
 		return Bus{}, nil
 	}
-	b := Bus{Source: Source{Line: o.line, Field: it.path}}
-	if o.require("name") {
-		b.Name = o.checkedText("name", checkBusName)
-	}
+	b := Bus{Source: src, Name: name}
 	if o.has("description") {
 		b.Description = o.text("description")
 		if b.Name == defaultBus {
@@ -59,15 +56,12 @@ func (d *decoder) bus(it item) (Bus, *object) {
 }
 
 func (d *decoder) rule(it item, bus string) (Rule, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "description", "state", "eventPattern",
-		"scheduleExpression", "roleArn", "targets"}, true)
+	o, src, name, ok := d.namedResource(it, []string{"name", "description", "state", "eventPattern",
+		"scheduleExpression", "roleArn", "targets"}, true, awsName(64))
 	if !ok {
 		return Rule{}, nil
 	}
-	r := Rule{Source: Source{Line: o.line, Field: it.path}}
-	if o.require("name") {
-		r.Name = o.checkedText("name", awsName(64))
-	}
+	r := Rule{Source: src, Name: name}
 	if o.has("description") {
 		r.Description = o.text("description")
 	}

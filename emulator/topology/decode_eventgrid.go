@@ -44,20 +44,20 @@ func (d *decoder) eventGrid(top *object) *EventGrid {
 }
 
 func (d *decoder) topic(it item) (Topic, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions"}, false)
+	o, src, name, ok := d.namedResource(it, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions"}, false, checkTopicName)
 	if !ok {
 		return Topic{}, nil
 	}
-	return d.topicFields(it, o), o
+	return d.topicFields(o, src, name), o
 }
 
 func (d *decoder) domain(it item) (Domain, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions",
-		"autoCreateTopicWithFirstSubscription", "autoDeleteTopicWithLastSubscription", "topics"}, false)
+	o, src, name, ok := d.namedResource(it, []string{"name", "inputSchema", "inputSchemaMapping", "keys", "subscriptions",
+		"autoCreateTopicWithFirstSubscription", "autoDeleteTopicWithLastSubscription", "topics"}, false, checkTopicName)
 	if !ok {
 		return Domain{}, nil
 	}
-	dm := Domain{Topic: d.topicFields(it, o)}
+	dm := Domain{Topic: d.topicFields(o, src, name)}
 	if o.has("autoCreateTopicWithFirstSubscription") {
 		v := o.boolean("autoCreateTopicWithFirstSubscription")
 		dm.AutoCreateTopics = &v
@@ -68,14 +68,11 @@ func (d *decoder) domain(it item) (Domain, *object) {
 	}
 	names := newUniqueNames("domain topic name", true)
 	for _, tit := range o.list("topics") {
-		to, ok := d.readObject(tit.node, tit.path, tit.line, []string{"name", "subscriptions"}, false)
+		to, src, name, ok := d.namedResource(tit, []string{"name", "subscriptions"}, false, armName(3, 50))
 		if !ok {
 			continue
 		}
-		dt := DomainTopic{Source: Source{Line: to.line, Field: tit.path}}
-		if to.require("name") {
-			dt.Name = to.checkedText("name", armName(3, 50))
-		}
+		dt := DomainTopic{Source: src, Name: name}
 		names.add(to, "name", dt.Name)
 		dt.Subscriptions = d.eventSubscriptions(to)
 		dm.Topics = append(dm.Topics, dt)
@@ -84,14 +81,11 @@ func (d *decoder) domain(it item) (Domain, *object) {
 }
 
 func (d *decoder) systemTopic(it item) (SystemTopic, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "account", "subscriptions"}, false)
+	o, src, name, ok := d.namedResource(it, []string{"name", "account", "subscriptions"}, false, armName(3, 128))
 	if !ok {
 		return SystemTopic{}, nil
 	}
-	st := SystemTopic{Source: Source{Line: o.line, Field: it.path}}
-	if o.require("name") {
-		st.Name = o.checkedText("name", armName(3, 128))
-	}
+	st := SystemTopic{Source: src, Name: name}
 	if o.require("account") {
 		st.Account = o.checkedText("account", checkStorageAccount)
 	}
@@ -105,12 +99,9 @@ func (d *decoder) eventSubscriptions(o *object) []EventSubscription {
 		func(s EventSubscription) string { return s.Name })
 }
 
-// topicFields reads what topics and domains share.
-func (d *decoder) topicFields(it item, o *object) Topic {
-	t := Topic{Source: Source{Line: o.line, Field: it.path}, InputSchema: schemaEventGrid}
-	if o.require("name") {
-		t.Name = o.checkedText("name", checkTopicName)
-	}
+// topicFields reads what topics and domains share besides their name.
+func (d *decoder) topicFields(o *object, src Source, name string) Topic {
+	t := Topic{Source: src, Name: name, InputSchema: schemaEventGrid}
 	if o.has("inputSchema") {
 		t.InputSchema = o.choice("inputSchema", schemaEventGrid, schemaCloudEvents, schemaCustomInput)
 	}
@@ -135,15 +126,12 @@ func (d *decoder) keys(o *object) Keys {
 }
 
 func (d *decoder) eventSubscription(it item) (EventSubscription, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "webhook", "destination", "eventDeliverySchema",
-		"filter", "retryPolicy", "deadLetter", "skipValidation"}, false)
+	o, src, name, ok := d.namedResource(it, []string{"name", "webhook", "destination", "eventDeliverySchema",
+		"filter", "retryPolicy", "deadLetter", "skipValidation"}, false, armName(3, 64))
 	if !ok {
 		return EventSubscription{}, nil
 	}
-	s := EventSubscription{Source: Source{Line: o.line, Field: it.path}}
-	if o.require("name") {
-		s.Name = o.checkedText("name", armName(3, 64))
-	}
+	s := EventSubscription{Source: src, Name: name}
 	switch {
 	case o.has("webhook") && o.has("destination"):
 		o.problem("destination", "cannot be set together with webhook (webhook is the short form of a WebHook destination)")

@@ -3,14 +3,11 @@ package topology
 import "encoding/json"
 
 func (d *decoder) namespace(it item) (Namespace, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "keys", "topics"}, false)
+	o, src, name, ok := d.namedResource(it, []string{"name", "keys", "topics"}, false, armName(3, 50))
 	if !ok {
 		return Namespace{}, nil
 	}
-	ns := Namespace{Source: Source{Line: o.line, Field: it.path}}
-	if o.require("name") {
-		ns.Name = o.checkedText("name", armName(3, 50))
-	}
+	ns := Namespace{Source: src, Name: name}
 	ns.Keys = d.keys(o)
 	ns.Topics = decodeEach(o.list("topics"), newUniqueNames("namespace topic name", true), "name", d.namespaceTopic,
 		func(t NamespaceTopic) string { return t.Name })
@@ -18,14 +15,11 @@ func (d *decoder) namespace(it item) (Namespace, *object) {
 }
 
 func (d *decoder) namespaceTopic(it item) (NamespaceTopic, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "eventRetentionInDays", "keys", "subscriptions"}, false)
+	o, src, name, ok := d.namedResource(it, []string{"name", "eventRetentionInDays", "keys", "subscriptions"}, false, armName(3, 50))
 	if !ok {
 		return NamespaceTopic{}, nil
 	}
-	t := NamespaceTopic{Source: Source{Line: o.line, Field: it.path}}
-	if o.require("name") {
-		t.Name = o.checkedText("name", armName(3, 50))
-	}
+	t := NamespaceTopic{Source: src, Name: name}
 	t.EventRetentionInDays = o.intRange("eventRetentionInDays", 1, 7)
 	t.Keys = d.keys(o)
 	t.Subscriptions = decodeEach(o.list("subscriptions"), newUniqueNames("event subscription name", true), "name", d.namespaceSubscription,
@@ -38,15 +32,12 @@ func (d *decoder) namespaceTopic(it item) (NamespaceTopic, *object) {
 // those settings), webhook: URL with an optional push: {…} (push delivery);
 // or deliveryConfiguration as ARM takes it.
 func (d *decoder) namespaceSubscription(it item) (NamespaceSubscription, *object) {
-	o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "webhook", "queue", "push",
-		"deliveryConfiguration", "eventDeliverySchema", "filtersConfiguration", "skipValidation"}, false)
+	o, src, name, ok := d.namedResource(it, []string{"name", "webhook", "queue", "push",
+		"deliveryConfiguration", "eventDeliverySchema", "filtersConfiguration", "skipValidation"}, false, armName(3, 50))
 	if !ok {
 		return NamespaceSubscription{}, nil
 	}
-	s := NamespaceSubscription{Source: Source{Line: o.line, Field: it.path}}
-	if o.require("name") {
-		s.Name = o.checkedText("name", armName(3, 50))
-	}
+	s := NamespaceSubscription{Source: src, Name: name}
 	s.DeliveryConfiguration = d.deliveryConfiguration(o)
 	if o.has("eventDeliverySchema") {
 		s.EventDeliverySchema = o.text("eventDeliverySchema")

@@ -20,14 +20,11 @@ func (d *decoder) scheduler(sec *object) []ScheduleGroup {
 	var out []ScheduleGroup
 	groups := newUniqueNames("schedule group name", false)
 	for _, it := range sch.list("groups") {
-		o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "tags", "schedules"}, true)
+		o, src, name, ok := d.namedResource(it, []string{"name", "tags", "schedules"}, true, checkScheduleName)
 		if !ok {
 			continue
 		}
-		g := ScheduleGroup{Source: Source{Line: o.line, Field: it.path}}
-		if o.require("name") {
-			g.Name = o.checkedText("name", checkScheduleName)
-		}
+		g := ScheduleGroup{Source: src, Name: name}
 		groups.add(o, "name", g.Name)
 		if o.has("tags") {
 			if g.Name == defaultScheduleGroup {
@@ -38,12 +35,11 @@ func (d *decoder) scheduler(sec *object) []ScheduleGroup {
 		}
 		names := newUniqueNames("schedule name", false)
 		for _, sit := range o.list("schedules") {
-			members, so := d.awsStruct(sit.node, sit.path, sit.line, scheduleShape())
-			if so == nil {
+			members, so, src, name, ok := d.awsNamed(sit, scheduleShape())
+			if !ok {
 				continue
 			}
-			s := Schedule{Source: Source{Line: so.line, Field: sit.path}, Members: members}
-			_ = json.Unmarshal(members["Name"], &s.Name)
+			s := Schedule{Source: src, Name: name, Members: members}
 			delete(s.Members, "Name") // the name is the request's path
 			if _, ok := members["FlexibleTimeWindow"]; !ok {
 				// Required by the API; a file means "at the time" when it says nothing.

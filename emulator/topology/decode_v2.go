@@ -1,7 +1,5 @@
 package topology
 
-import "encoding/json"
-
 // Retention limits of an event bus v2: one hour to 365 days.
 const (
 	minV2Retention = 3600
@@ -14,26 +12,22 @@ func (d *decoder) v2Buses(v2 *object) []V2Bus {
 	// Subscriber names are unique in the account and region, not per bus.
 	subscribers := newUniqueNames("subscriber name", false)
 	for _, it := range v2.list("buses") {
-		o, ok := d.readObject(it.node, it.path, it.line, []string{"name", "description", "retentionPeriodInSeconds", "subscribers"}, true)
+		o, src, name, ok := d.namedResource(it, []string{"name", "description", "retentionPeriodInSeconds", "subscribers"}, true, awsName(256))
 		if !ok {
 			continue
 		}
-		b := V2Bus{Source: Source{Line: o.line, Field: it.path}}
-		if o.require("name") {
-			b.Name = o.checkedText("name", awsName(256))
-		}
+		b := V2Bus{Source: src, Name: name}
 		buses.add(o, "name", b.Name)
 		if o.has("description") {
 			b.Description = o.text("description")
 		}
 		b.RetentionPeriodInSeconds = o.intRange("retentionPeriodInSeconds", minV2Retention, maxV2Retention)
 		for _, sit := range o.list("subscribers") {
-			members, so := d.awsStruct(sit.node, sit.path, sit.line, subscriberShape())
-			if so == nil {
+			members, so, src, name, ok := d.awsNamed(sit, subscriberShape())
+			if !ok {
 				continue
 			}
-			s := Subscriber{Source: Source{Line: so.line, Field: sit.path}, Members: members}
-			_ = json.Unmarshal(members["Name"], &s.Name)
+			s := Subscriber{Source: src, Name: name, Members: members}
 			subscribers.add(so, "name", s.Name)
 			b.Subscribers = append(b.Subscribers, s)
 		}

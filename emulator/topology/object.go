@@ -95,6 +95,20 @@ func (o *object) problem(name, format string, args ...any) {
 	o.d.add(line, path, format, args...)
 }
 
+// namedResource reads the object of one resource (its fields as readObject
+// takes them), where the file declares it, and its required "name", checked
+// by check. ok is false when the item is not an object (already reported).
+func (d *decoder) namedResource(it item, fields []string, awsCase bool, check func(string) string) (o *object, src Source, name string, ok bool) {
+	o, ok = d.readObject(it.node, it.path, it.line, fields, awsCase)
+	if !ok {
+		return nil, Source{}, "", false
+	}
+	if o.require("name") {
+		name = o.checkedText("name", check)
+	}
+	return o, Source{Line: o.line, Field: it.path}, name, true
+}
+
 // require reports a field that is absent or empty.
 func (o *object) require(name string) bool {
 	if n := o.value(name); n != nil && !isNull(n) && !(n.Kind == yaml.ScalarNode && n.Value == "") {

@@ -48,15 +48,7 @@ func Node(t testing.TB) string {
 // when it is not installed.
 func AWSCLI(t testing.TB) string {
 	t.Helper()
-	path, err := exec.LookPath("aws")
-	if err == nil {
-		return path
-	}
-	if inCI() {
-		t.Fatalf("the AWS CLI is not installed, and CI=%s: ./scripts/test.sh installs it (apt-get install awscli) when run as root", os.Getenv("CI"))
-	}
-	t.Skip("the AWS CLI is not installed: ./scripts/test.sh installs it when run as root (apt-get install awscli)")
-	return ""
+	return installed(t, "aws", "the AWS CLI", "awscli")
 }
 
 // DebianPython is the interpreter Debian's python3-azure and python3-boto3
@@ -84,14 +76,22 @@ func PythonSDKs(t testing.TB) string {
 // installed.
 func Chromium(t testing.TB) string {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
+	return installed(t, "chromium", "chromium", "chromium")
+}
+
+// installed returns the path of command, which ./scripts/test.sh installs
+// with apt-get (package pkg) when run as root, or skips t (fails it under
+// CI) when it is not on PATH; what names it in the message.
+func installed(t testing.TB, command, what, pkg string) string {
+	t.Helper()
+	path, err := exec.LookPath(command)
 	if err == nil {
 		return path
 	}
 	if inCI() {
-		t.Fatalf("chromium is not installed, and CI=%s: ./scripts/test.sh installs it (apt-get install chromium) when run as root", os.Getenv("CI"))
+		t.Fatalf("%s is not installed, and CI=%s: ./scripts/test.sh installs it (apt-get install %s) when run as root", what, os.Getenv("CI"), pkg)
 	}
-	t.Skip("chromium is not installed: ./scripts/test.sh installs it when run as root (apt-get install chromium)")
+	t.Skipf("%s is not installed: ./scripts/test.sh installs it when run as root (apt-get install %s)", what, pkg)
 	return ""
 }
 

@@ -8,11 +8,7 @@ import (
 // domainEndpoints are the rows of domains and domain topics; their event
 // subscriptions are the rows Endpoints adds for every scope.
 func (h *Handler) domainEndpoints(at func(handlerAt) arm.Handler) []arm.Endpoint {
-	eps := []arm.Endpoint{
-		arm.List(azureSubscription+provider+"/domains", at(h.listDomains)),
-		arm.List(resourceGroup+provider+"/domains", at(h.listDomains)),
-		arm.List(domainPath+"/topics", at(h.listDomainTopics)),
-	}
+	eps := append(listedEverywhere("domains", at(h.listOfType(resource.TypeDomain))), arm.List(domainPath+"/topics", at(h.listDomainTopics)))
 	eps = append(eps, arm.Resource{
 		Get: at(h.getTopic), Put: at(h.putDomain), Patch: at(h.patchWith((*resource.Topic).DomainPatched)), Delete: at(h.deleteDomain),
 		Actions: []arm.Action{{Name: "listKeys", Handle: at(h.listKeys)}, {Name: "regenerateKey", Handle: at(h.regenerateKey)}},
@@ -56,16 +52,6 @@ func (h *Handler) deleteDomain(_ *arm.Request, tg target) (arm.Response, *arm.Er
 type removal struct {
 	topic *resource.Topic
 	subs  []*resource.EventSubscription
-}
-
-func (h *Handler) listDomains(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	var items []listed
-	for _, d := range h.Store.TopicsOfType(resource.TypeDomain) {
-		if inScope(d, tg) {
-			items = append(items, listed{d.Name, h.topicJSON(d)})
-		}
-	}
-	return page(r.Request, items), nil
 }
 
 func (h *Handler) listDomainTopics(r *arm.Request, tg target) (arm.Response, *arm.Error) {

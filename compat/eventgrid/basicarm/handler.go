@@ -74,6 +74,16 @@ const (
 // resource type (domains, system topics) is more rows here.
 func (h *Handler) Endpoints() []arm.Endpoint { return h.endpoints(atForm) }
 
+// listedEverywhere is the two list rows of a kind of tracked resource
+// ("topics", "domains", "systemTopics"): all of an Azure subscription's and
+// one resource group's, answered by one handler (listOfType).
+func listedEverywhere(kind string, list arm.Handler) []arm.Endpoint {
+	return []arm.Endpoint{
+		arm.List(azureSubscription+provider+"/"+kind, list),
+		arm.List(resourceGroup+provider+"/"+kind, list),
+	}
+}
+
 // endpoints builds the rows; bind turns a handler of the path's target into
 // an arm.Handler (tests bind a probe).
 func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler) []arm.Endpoint {
@@ -82,10 +92,9 @@ func (h *Handler) endpoints(bind func(scopeForm bool, fn handlerAt) arm.Handler)
 		[]arm.Endpoint{
 			{Method: http.MethodGet, Path: azureSubscription + provider, Handle: at(h.provider)},
 			{Method: http.MethodPost, Path: azureSubscription + provider + "/register", Handle: at(h.provider)},
-			arm.List(azureSubscription+provider+"/topics", at(h.listTopics)),
-			arm.List(resourceGroup+provider+"/topics", at(h.listTopics)),
-			arm.List(topicPath+provider+"/eventTypes", at(h.listEventTypes)),
 		},
+		listedEverywhere("topics", at(h.listOfType(resource.TypeTopic))),
+		[]arm.Endpoint{arm.List(topicPath+provider+"/eventTypes", at(h.listEventTypes))},
 		arm.Resource{
 			Get: at(h.getTopic), Put: at(h.putTopic), Patch: at(h.patchWith((*resource.Topic).Patched)), Delete: at(h.deleteTopic),
 			Actions: []arm.Action{{Name: "listKeys", Handle: at(h.listKeys)}, {Name: "regenerateKey", Handle: at(h.regenerateKey)}},

@@ -15,14 +15,18 @@ type listed struct {
 	json any
 }
 
-func (h *Handler) listTopics(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	var items []listed
-	for _, t := range h.Store.TopicsOfType(resource.TypeTopic) {
-		if inScope(t, tg) {
-			items = append(items, listed{t.Name, h.topicJSON(t)})
+// listOfType lists the tracked resources of one type (topics, domains or
+// system topics) in the request's scope.
+func (h *Handler) listOfType(typ resource.ResourceType) handlerAt {
+	return func(r *arm.Request, tg target) (arm.Response, *arm.Error) {
+		var items []listed
+		for _, t := range h.Store.TopicsOfType(typ) {
+			if inScope(t, tg) {
+				items = append(items, listed{t.Name, h.topicJSON(t)})
+			}
 		}
+		return page(r.Request, items), nil
 	}
-	return page(r.Request, items), nil
 }
 
 func (h *Handler) listEventTypes(r *arm.Request, tg target) (arm.Response, *arm.Error) {

@@ -10,11 +10,7 @@ import (
 // systemTopicEndpoints are the rows of system topics; their event
 // subscriptions are the rows Endpoints adds for every scope.
 func (h *Handler) systemTopicEndpoints(at func(handlerAt) arm.Handler) []arm.Endpoint {
-	eps := []arm.Endpoint{
-		arm.List(azureSubscription+provider+"/systemTopics", at(h.listSystemTopics)),
-		arm.List(resourceGroup+provider+"/systemTopics", at(h.listSystemTopics)),
-	}
-	return append(eps, arm.Resource{
+	return append(listedEverywhere("systemTopics", at(h.listOfType(resource.TypeSystemTopic))), arm.Resource{
 		Get: at(h.getTopic), Put: at(h.putSystemTopic), Patch: at(h.patchWith((*resource.Topic).Patched)), Delete: at(h.deleteSystemTopic),
 	}.At(systemTopicPath)...)
 }
@@ -58,16 +54,6 @@ func (h *Handler) deleteSystemTopic(_ *arm.Request, tg target) (arm.Response, *a
 	}
 	h.Hooks.SystemTopicsChanged()
 	return arm.NoContent(), nil
-}
-
-func (h *Handler) listSystemTopics(r *arm.Request, tg target) (arm.Response, *arm.Error) {
-	var items []listed
-	for _, t := range h.Store.TopicsOfType(resource.TypeSystemTopic) {
-		if inScope(t, tg) {
-			items = append(items, listed{t.Name, h.topicJSON(t)})
-		}
-	}
-	return page(r.Request, items), nil
 }
 
 // autoCreateSystemTopic makes the system topic of a storage account that an

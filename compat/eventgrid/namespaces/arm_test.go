@@ -123,9 +123,8 @@ func TestRegeneratedKeyStopsWorkingAtOnce(t *testing.T) {
 
 func TestTopicAndSubscriptionResourcesEchoWhatTheSDKReads(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
+	h, ns := newNamespaceHarness(t)
 	ctx := context.Background()
-	ns := h.createNamespace(t, uniqueName("ns-"))
 	topics := h.arm.NewNamespaceTopicsClient()
 
 	poller, err := topics.BeginCreateOrUpdate(ctx, resourceGroup, ns.name, "topic1", armeventgrid.NamespaceTopic{}, nil)
@@ -206,9 +205,8 @@ func TestTopicAndSubscriptionResourcesEchoWhatTheSDKReads(t *testing.T) {
 
 func TestPushSubscriptionShowsItsWebhookAndHidesSecrets(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
+	h, ns := newNamespaceHarness(t)
 	ctx := context.Background()
-	ns := h.createNamespace(t, uniqueName("ns-"))
 	h.createTopic(t, ns.name, "topic1")
 	hook := newWebhook(t).srv.URL + "/api/updates"
 	h.createSubscription(t, ns.name, "topic1", "hook", pushProps(hook+"?code=abc", 10, "PT1H",
@@ -243,9 +241,8 @@ func TestPushSubscriptionShowsItsWebhookAndHidesSecrets(t *testing.T) {
 
 func TestOutOfRangeSubscriptionSettingsAreARM400s(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
+	h, ns := newNamespaceHarness(t)
 	ctx := context.Background()
-	ns := h.createNamespace(t, uniqueName("ns-"))
 	h.createTopic(t, ns.name, "topic1")
 	cases := map[string]armeventgrid.SubscriptionProperties{
 		"lock 59":      queueProps(59, 10, "", nil),
@@ -272,8 +269,7 @@ func TestOutOfRangeSubscriptionSettingsAreARM400s(t *testing.T) {
 
 func TestSeedDeadLetterTemplateShapeIsAccepted(t *testing.T) {
 	t.Parallel() // NS-9, both casings of StorageBlob
-	h := newHarness(t, nil)
-	ns := h.createNamespace(t, uniqueName("ns-"))
+	h, ns := newNamespaceHarness(t)
 	h.createTopic(t, ns.name, "topic1")
 	for i, key := range []string{"StorageBlob", "storageBlob"} {
 		body := `{"properties":{"deliveryConfiguration":{"deliveryMode":"Queue","queue":{"deadLetterDestinationWithResourceIdentity":{
@@ -300,8 +296,7 @@ func TestSeedDeadLetterTemplateShapeIsAccepted(t *testing.T) {
 
 func TestARMPathsMatchAnyCaseAndNeedAnAPIVersion(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	ns := h.createNamespace(t, uniqueName("ns-"))
+	h, ns := newNamespaceHarness(t)
 	path := "/SUBSCRIPTIONS/" + subscriptionID + "/resourcegroups/" + resourceGroup + "/PROVIDERS/microsoft.eventgrid/NameSpaces/" + ns.name
 	if resp := h.rawRequest(t, http.MethodGet, path+"?api-version=2023-06-01-preview", nil, ""); resp.StatusCode != 200 {
 		t.Fatalf("mixed case: %d", resp.StatusCode)

@@ -192,6 +192,14 @@ func (h *harness) receiver(t testing.TB, ns namespace, topic, sub string) *aznam
 	return c
 }
 
+// newNamespaceHarness is the start most ARM tests share: a harness with an
+// in-memory dead-letter sink and one namespace of its own.
+func newNamespaceHarness(t testing.TB) (*harness, namespace) {
+	t.Helper()
+	h := newHarness(t, nil)
+	return h, h.createNamespace(t, uniqueName("ns-"))
+}
+
 // newQueueHarness is the start most pull tests share: a harness with an
 // in-memory dead-letter sink and one Queue subscription with a 60-second
 // lock, 10 deliveries and no dead-letter destination.
@@ -201,7 +209,8 @@ func newQueueHarness(t testing.TB) (*harness, pullSetup) {
 	return h, h.pull(t, queueProps(60, 10, "", nil))
 }
 
-// pullSetup creates a namespace, a topic and one Queue subscription.
+// pullSetup is a namespace, a topic and one subscription on it, with the
+// clients a test sends and (for a Queue subscription) receives with.
 type pullSetup struct {
 	ns       namespace
 	topic    string
@@ -212,12 +221,20 @@ type pullSetup struct {
 
 func (h *harness) pull(t testing.TB, props armeventgrid.SubscriptionProperties) pullSetup {
 	t.Helper()
+	p := h.subscribed(t, "billing", props)
+	p.receiver = h.receiver(t, p.ns, p.topic, p.sub)
+	return p
+}
+
+// subscribed creates a namespace, its topic "orders" and the subscription
+// sub on it, and a sender for the topic; pull and push tests both start so.
+func (h *harness) subscribed(t testing.TB, sub string, props armeventgrid.SubscriptionProperties) pullSetup {
+	t.Helper()
 	ns := h.createNamespace(t, uniqueName("ns-"))
-	p := pullSetup{ns: ns, topic: "orders", sub: "billing"}
+	p := pullSetup{ns: ns, topic: "orders", sub: sub}
 	h.createTopic(t, ns.name, p.topic)
 	h.createSubscription(t, ns.name, p.topic, p.sub, props)
 	p.sender = h.sender(t, ns, p.topic)
-	p.receiver = h.receiver(t, ns, p.topic, p.sub)
 	return p
 }
 

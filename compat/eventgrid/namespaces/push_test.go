@@ -63,15 +63,11 @@ func staticHeader(name, value string, secret bool) *armeventgrid.StaticDeliveryA
 		Properties: &armeventgrid.StaticDeliveryAttributeMappingProperties{Value: to.Ptr(value), IsSecret: to.Ptr(secret)}}
 }
 
-// pushSetup creates a namespace, a topic and a push subscription to url.
+// pushSetup creates a namespace, a topic and the push subscription props
+// describes.
 func (h *harness) pushSetup(t *testing.T, props armeventgrid.SubscriptionProperties) pullSetup {
 	t.Helper()
-	ns := h.createNamespace(t, uniqueName("ns-"))
-	p := pullSetup{ns: ns, topic: "orders", sub: "webhook"}
-	h.createTopic(t, ns.name, p.topic)
-	h.createSubscription(t, ns.name, p.topic, p.sub, props)
-	p.sender = h.sender(t, ns, p.topic)
-	return p
+	return h.subscribed(t, "webhook", props)
 }
 
 func attemptTimes(h *harness, eventID string) []time.Duration {
@@ -204,8 +200,7 @@ func TestPushBatchesWhenMaxEventsPerBatchIsSet(t *testing.T) {
 // an endpoint that does not agree keeps the subscription from being created.
 func TestPushSubscriptionNeedsTheValidationHandshake(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
-	ns := h.createNamespace(t, uniqueName("ns-"))
+	h, ns := newNamespaceHarness(t)
 	h.createTopic(t, ns.name, "orders")
 	refuses := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		rw.WriteHeader(http.StatusOK) // answers, but never allows the origin
