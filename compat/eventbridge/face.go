@@ -5,8 +5,8 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
 	"github.com/gridbridge/gridbridge/compat/scheduler"
 	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"

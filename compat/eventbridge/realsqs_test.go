@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testenv"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
 	"github.com/gridbridge/gridbridge/emulator/engine"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 // IsAWSJSON reports whether r is an AWS JSON protocol request: it names an

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 

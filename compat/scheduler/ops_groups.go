@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 const (

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 func (c *call) tenantKey() tenantKey {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
 )
 
 // settings is a schedule's validated configuration.

@@ -17,7 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 

@@ -1,10 +1,10 @@
-// Package schedule parses the ScheduleExpression of an EventBridge rule,
+// Package scheduleexpr parses the ScheduleExpression of an EventBridge rule,
 // rate(...) and AWS's six-field cron(...), and computes when it next fires.
 //
 // Times are UTC, as they are for EventBridge rules. Every expression that
 // fails to parse is answered by the caller with AWS's single message,
 // "Parameter ScheduleExpression is not valid.".
-package schedule
+package scheduleexpr
 
 import (
 	"errors"
