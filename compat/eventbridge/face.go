@@ -64,7 +64,7 @@ func NewFace(cfg FaceConfig) *Face {
 		sink = f.memorySQS
 	}
 	f.v2 = eventsv2.New(eventsv2.Config{Engine: cfg.Engine, SQS: sink, HTTPClient: cfg.HTTPClient, Jitter: cfg.Jitter, Seed: cfg.Seed})
-	f.scheduler = newScheduler(cfg, classic, sink)
+	f.scheduler = scheduler.New(scheduler.Config{Engine: cfg.Engine, SQS: sink, EventBridge: classic, Jitter: cfg.Jitter, Seed: cfg.Seed})
 	return f
 }
 

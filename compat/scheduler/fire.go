@@ -137,8 +137,8 @@ func (s *Service) labels(sc *sched) map[string]string {
 func (s *Service) routeLocked(sc *sched, key tenantKey) *engine.Route {
 	t := sc.set.in.Target
 	d := &destination{
-		kind: sc.set.kind, arn: *t.Arn, sqs: s.sqs, putEvent: s.putEvent,
-		account: key.account, region: key.region,
+		kind: sc.set.kind, arn: *t.Arn, sqs: s.sqs, buses: s.buses,
+		account: key.account,
 	}
 	d.group = t.MessageGroup()
 	if p := t.EventBridgeParameters; p != nil {

@@ -7,37 +7,15 @@ import (
 	"net/http"
 	"reflect"
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
-
-// BusEvent is what an EventBridge target puts on a bus: Config.PutEvent
-// turns it into a PutEvents entry from the schedule's account.
-type BusEvent struct {
-	Account, Region    string
-	Source, DetailType string
-	Detail             []byte
-	Resources          []string
-	Time               time.Time
-}
-
-// Errors Config.PutEvent returns; others count as a failed invocation
-// worth retrying.
-var (
-	ErrBusNotFound   = errBus("event bus does not exist")
-	ErrBadEvent      = errBus("the event is not valid")
-	ErrNotAuthorized = errBus("the bus's resource policy does not allow the schedule's account")
-)
-
-type errBus string
-
-func (e errBus) Error() string { return string(e) }
 
 // Config wires the Scheduler face to the rest of GridBridge.
 type Config struct {
@@ -45,9 +23,9 @@ type Config struct {
 	// SQS receives SQS targets' messages and dead-letter records: the
 	// sink EventBridge uses (in memory, or --sqs-endpoint).
 	SQS engine.Sink
-	// PutEvent puts an EventBridge target's event on a bus, where the
-	// bus's rules meet it. Nil records EventBridge targets instead.
-	PutEvent func(ctx context.Context, busArn string, ev BusEvent) error
+	// EventBridge is where EventBridge targets put their events: the
+	// EventBridge face's buses, whose rules meet them.
+	EventBridge eventbus.Bus
 	// Jitter spreads retry waits; Seed seeds it and places flexible-window
 	// invocations, so a run can be repeated.
 	Jitter bool
@@ -56,12 +34,12 @@ type Config struct {
 
 // Service serves the Scheduler API and runs the schedules.
 type Service struct {
-	engine   *engine.Engine
-	clock    engine.Clock
-	sqs      engine.Sink
-	putEvent func(ctx context.Context, busArn string, ev BusEvent) error
-	jitter   bool
-	seed     int64
+	engine *engine.Engine
+	clock  engine.Clock
+	sqs    engine.Sink
+	buses  eventbus.Bus
+	jitter bool
+	seed   int64
 
 	mu      sync.Mutex
 	tenants map[tenantKey]*tenant
@@ -79,7 +57,7 @@ const maxRequestBody = 1 << 20
 // New returns the Scheduler face over cfg.Engine.
 func New(cfg Config) *Service {
 	return &Service{
-		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, putEvent: cfg.PutEvent,
+		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, buses: cfg.EventBridge,
 		jitter: cfg.Jitter, seed: cfg.Seed, tenants: make(map[tenantKey]*tenant),
 	}
 }

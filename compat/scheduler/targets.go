@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -99,15 +100,14 @@ func codeForStatus(status int) string {
 
 // destination invokes a schedule's target.
 type destination struct {
-	kind     targetKind
-	arn      string
-	group    string // SqsParameters.MessageGroupId
-	source   string // EventBridgeParameters
-	detail   string
-	account  string
-	region   string
-	sqs      engine.Sink
-	putEvent func(ctx context.Context, busArn string, ev BusEvent) error
+	kind    targetKind
+	arn     string
+	group   string // SqsParameters.MessageGroupId
+	source  string // EventBridgeParameters
+	detail  string
+	account string
+	sqs     engine.Sink
+	buses   eventbus.Bus
 }
 
 func (d *destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
@@ -132,22 +132,19 @@ func (d *destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Out
 			o.Name, o.Message = errValidation, "The Input of an event bus target must be a JSON object: it becomes the event's detail."
 			return o
 		}
-		if d.putEvent == nil {
-			break
-		}
-		err := d.putEvent(ctx, d.arn, BusEvent{
-			Account: d.account, Region: d.region, Source: d.source, DetailType: d.detail,
+		err := d.buses.Inject(ctx, d.arn, eventbus.Event{
+			Account: d.account, Source: d.source, DetailType: d.detail,
 			Detail: []byte(body), Resources: []string{inv.scheduleArn}, Time: inv.scheduled,
 		})
 		switch {
 		case err == nil:
-		case errors.Is(err, ErrBusNotFound):
+		case errors.Is(err, eventbus.ErrBusNotFound):
 			o.Name, o.Message = errNotFound, fmt.Sprintf("Event bus %s does not exist.", d.arn)
 			return o
-		case errors.Is(err, ErrNotAuthorized):
+		case errors.Is(err, eventbus.ErrNotAuthorized):
 			o.Name, o.Message = errAccessDenied, fmt.Sprintf("The resource policy of event bus %s does not allow account %s to put events on it.", d.arn, d.account)
 			return o
-		case errors.Is(err, ErrBadEvent):
+		case errors.Is(err, eventbus.ErrNotAnEvent):
 			o.Name, o.Message = errValidation, "The event could not be put on the bus: "+err.Error()
 			return o
 		default:
