@@ -53,14 +53,18 @@ type Server struct {
 	closeOnce       sync.Once
 }
 
-// face is one cloud's API mounted on the shared router.
+// face is one cloud API mounted on the shared router.
 type face interface {
-	// Register mounts the cloud's API on the router.
+	// Register mounts the API on the router.
 	Register(r *mux.Router)
-	// RegisterInspection mounts the face's own inspection routes on the
+	Reset()
+}
+
+// inspected is a face with inspection routes of its own.
+type inspected interface {
+	// RegisterInspection mounts the face's inspection routes on the
 	// /_emulator subrouter.
 	RegisterInspection(r *mux.Router)
-	Reset()
 }
 
 // Start creates a server, starts both listeners and creates what the
@@ -148,7 +152,9 @@ func newServer(opts Options) (*Server, error) {
 	}
 	s.faces = faces
 	for _, f := range s.faces {
-		f.RegisterInspection(inspection)
+		if i, ok := f.(inspected); ok {
+			i.RegisterInspection(inspection)
+		}
 		f.Register(s.router)
 	}
 	s.router.NotFoundHandler = http.HandlerFunc(notFound)

@@ -9,6 +9,7 @@ import (
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
@@ -20,28 +21,32 @@ var t0 = facetest.AWSStart
 const account, region = facetest.AWSAccount, facetest.AWSRegion
 
 // harness is GridBridge's EventBridge on a virtual clock behind a real HTTP
-// server, with an SDK client pointed at it the way users point theirs.
+// server, with an SDK client pointed at it the way users point theirs. Its
+// SQS targets and dead-letter queues write to GridBridge's own SQS, as the
+// emulator's do without --sqs-endpoint.
 type harness struct {
 	*facetest.AWSFace
 	svc    *gbeb.Service
 	client *ebsdk.Client
-	sqs    gbeb.MemoryQueues
+	sqs    *sqs.Store
 }
 
+// harnessOption changes the face's Config, as a server option would.
 type harnessOption func(*gbeb.Config)
 
 func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	t.Helper()
 	h := &harness{}
 	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
-		cfg := gbeb.Config{Engine: env.Engine}
+		queues := sqs.New(sqs.Config{Clock: env.Clock})
+		h.sqs = queues.Store()
+		cfg := gbeb.Config{Engine: env.Engine, SQS: queues.Queues()}
 		for _, o := range opts {
 			o(&cfg)
 		}
 		h.svc = gbeb.New(cfg)
 		h.svc.Register(env.Router)
 	})
-	h.sqs = h.svc.MemorySQS()
 	h.client = h.clientFor(account, region)
 	return h
 }

@@ -19,12 +19,9 @@ import (
 // Config wires the EventBridge face to the rest of GridBridge.
 type Config struct {
 	Engine *engine.Engine
-	// SQS is where SQS targets and DLQ messages go (the sqssink over
-	// --sqs-endpoint); nil → the in-memory MemorySQS below.
+	// SQS is where SQS targets and dead-letter queues write: GridBridge's
+	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
 	SQS engine.Sink
-	// MemorySQS is the in-memory SQS used when SQS is nil: the emulator's
-	// SQS store, which the SQS API serves. Nil → a MemorySQS of the face's own.
-	MemorySQS MemoryQueues
 	// HTTPClient calls API destinations and OAuth endpoints; nil →
 	// http.DefaultClient.
 	HTTPClient *http.Client
@@ -39,7 +36,6 @@ type Service struct {
 	engine *engine.Engine
 	clock  engine.Clock
 	sqs    engine.Sink
-	memSQS MemoryQueues
 	http   *http.Client
 	jitter *engine.Jitter // nil: off
 	ops    map[string]operation
@@ -69,13 +65,6 @@ func New(cfg Config) *Service {
 		ops:     operations(),
 		pacers:  newPacers(),
 	}
-	if s.sqs == nil {
-		s.memSQS = cfg.MemorySQS
-		if s.memSQS == nil {
-			s.memSQS = NewMemorySQS()
-		}
-		s.sqs = s.memSQS
-	}
 	if s.http == nil {
 		s.http = http.DefaultClient
 	}
@@ -84,10 +73,6 @@ func New(cfg Config) *Service {
 	}
 	return s
 }
-
-// MemorySQS returns the in-memory queues SQS targets and DLQs write to when
-// Config.SQS was nil, and nil otherwise.
-func (s *Service) MemorySQS() MemoryQueues { return s.memSQS }
 
 // Register mounts the API on r: POST / with an X-Amz-Target of AWSEvents.*.
 // Other services sharing "/" are told apart by their own targets.
@@ -109,9 +94,6 @@ func (s *Service) Reset() {
 	s.mu.Unlock()
 	for _, id := range routes {
 		s.engine.RemoveRoute(id, "Reset")
-	}
-	if s.memSQS != nil {
-		s.memSQS.Reset()
 	}
 }
 

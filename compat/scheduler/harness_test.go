@@ -12,6 +12,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/scheduler"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
@@ -30,18 +31,20 @@ const (
 // EventBridge targets put events on, as the emulator mounts them.
 type harness struct {
 	*facetest.AWSFace
-	sqs    *engine.MemorySink
+	sqs    *sqs.Store
 	client *schedsdk.Client
 	events *ebsdk.Client
 }
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	h := &harness{sqs: engine.NewMemorySink()}
+	h := &harness{}
 	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
-		buses := eventbridge.New(eventbridge.Config{Engine: env.Engine, SQS: h.sqs})
+		queues := sqs.New(sqs.Config{Clock: env.Clock})
+		h.sqs = queues.Store()
+		buses := eventbridge.New(eventbridge.Config{Engine: env.Engine, SQS: queues.Queues()})
 		buses.Register(env.Router)
-		scheduler.New(scheduler.Config{Engine: env.Engine, SQS: h.sqs, EventBridge: buses, Seed: 7}).Register(env.Router)
+		scheduler.New(scheduler.Config{Engine: env.Engine, SQS: queues.Queues(), EventBridge: buses, Seed: 7}).Register(env.Router)
 	})
 	h.client = schedsdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
 	h.events = ebsdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
@@ -72,16 +75,8 @@ func (h *harness) attempts(labels map[string]string) []engine.Entry {
 	return h.Entries(engine.Filter{Kind: engine.KindAttempt, Labels: labels})
 }
 
-// messages returns what reached queue arn in the SQS sink.
-func (h *harness) messages(arn string) []engine.DeadLetter {
-	var out []engine.DeadLetter
-	for _, m := range h.sqs.List() {
-		if m.Destination == arn {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+// messages returns what queue arn holds in GridBridge's own SQS.
+func (h *harness) messages(arn string) []engine.DeadLetter { return h.sqs.Messages(arn) }
 
 func (h *harness) create(name string, in schedsdk.CreateScheduleInput) {
 	h.T.Helper()

@@ -41,7 +41,12 @@ func TestAtScheduleFiresOnceWhenTheClockPassesIt(t *testing.T) {
 	if err := json.Unmarshal(msgs[0].Body, &body); err != nil {
 		t.Fatalf("body %s: %v", msgs[0].Body, err)
 	}
-	if body["at"] != "2026-03-01T13:00:00Z" || body["n"] != 1.0 || body["id"] != msgs[0].EventIDs[0] ||
+	// The execution id is the id the journal knows the invocation by.
+	delivered := h.delivered()
+	if len(delivered) != 1 {
+		t.Fatalf("%d deliveries journalled, want 1", len(delivered))
+	}
+	if body["at"] != "2026-03-01T13:00:00Z" || body["n"] != 1.0 || body["id"] != delivered[0].EventIDs[0] ||
 		body["arn"] != "arn:aws:scheduler:us-east-1:123456789012:schedule/default/once" {
 		t.Errorf("context attributes not filled in: %s", msgs[0].Body)
 	}
@@ -155,7 +160,7 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 		attrs[a.Name] = a.Value
 	}
 	want := map[string]string{
-		"ERROR_CODE": "InternalServerException", "EXECUTION_ID": msgs[0].EventIDs[0], "RETRY_ATTEMPTS": "2",
+		"ERROR_CODE": "InternalServerException", "EXECUTION_ID": attempts[0].EventIDs[0], "RETRY_ATTEMPTS": "2",
 		"SCHEDULE_ARN": "arn:aws:scheduler:us-east-1:123456789012:schedule/default/lambda",
 		"TARGET_ARN":   "arn:aws:lambda:us-east-1:123456789012:function:work", "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts",
 	}

@@ -12,19 +12,46 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
+	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
-// Service serves the SQS API over a Store.
-type Service struct {
-	store *Store
+// Config is what the emulator hands the SQS face.
+type Config struct {
+	// Clock is the emulator clock the queues keep time on.
+	Clock engine.Clock
+	// Endpoint is --sqs-endpoint: when set, the AWS faces' SQS targets and
+	// dead-letter queues write to that SQS server through the SQS SDK, and
+	// GridBridge serves no SQS of its own. Empty: GridBridge's own queues
+	// take the writes and the SQS API serves them (D-SINKS).
+	Endpoint string
 }
 
-// New returns the SQS API over store.
-func New(store *Store) *Service { return &Service{store: store} }
+// Service is the SQS the AWS faces write to: GridBridge's own queues and
+// the SQS API over them, or a real SQS server at Config.Endpoint.
+type Service struct {
+	store    *Store      // nil with an endpoint
+	queues   engine.Sink // what targets and dead-letter queues write to
+	endpoint string
+}
 
-// Store returns the queues the API serves.
+// New returns the SQS face: its own empty store, or the endpoint's queues.
+func New(cfg Config) *Service {
+	if cfg.Endpoint != "" {
+		return &Service{queues: sqssink.New(cfg.Endpoint).Batching(), endpoint: cfg.Endpoint}
+	}
+	store := NewStore(cfg.Clock)
+	return &Service{store: store, queues: store}
+}
+
+// Store returns GridBridge's own queues, nil with an endpoint.
 func (s *Service) Store() *Store { return s.store }
+
+// Queues returns where the AWS faces' SQS targets and dead-letter queues
+// write: the store, or the endpoint's SQS server.
+func (s *Service) Queues() engine.Sink { return s.queues }
 
 // maxRequestBody bounds a request: a 256 KiB batch, query-encoded (which
 // can make a byte of UTF-8 three characters), and framing.
@@ -32,8 +59,12 @@ const maxRequestBody = 4 << 20
 
 // Register mounts the API on r: POST / with X-Amz-Target: AmazonSQS.* (JSON
 // protocol) or with a form body or query string naming an Action (query
-// protocol), and queue URLs /<account>/<queue> in either protocol.
+// protocol), and queue URLs /<account>/<queue> in either protocol. With an
+// endpoint it mounts nothing: clients use that server.
 func (s *Service) Register(r *mux.Router) {
+	if s.store == nil {
+		return
+	}
 	r.Methods(http.MethodPost).Path("/").HeadersRegexp("X-Amz-Target", `^AmazonSQS\.`).Handler(s)
 	r.Methods(http.MethodPost, http.MethodGet).Path("/").MatcherFunc(isQueryRequest).Handler(s)
 	r.Methods(http.MethodPost, http.MethodGet).Path("/{account:[0-9]{12}}/{queue:[A-Za-z0-9_.-]+}").Handler(s)
@@ -61,8 +92,12 @@ func isQueryRequest(r *http.Request, _ *mux.RouteMatch) bool {
 	return err == nil && form.Get("Action") != ""
 }
 
-// Reset deletes every queue.
-func (s *Service) Reset() { s.store.Reset() }
+// Reset deletes every queue of the store; a real server's queues are its own.
+func (s *Service) Reset() {
+	if s.store != nil {
+		s.store.Reset()
+	}
+}
 
 // call is one API request on its way through an operation.
 type call struct {

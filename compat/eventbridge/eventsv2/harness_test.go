@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
@@ -26,7 +27,7 @@ type harness struct {
 	clock  *engine.VirtualClock
 	engine *engine.Engine
 	svc    *Service
-	memory *engine.MemorySink // the SQS sink unless the test gave one
+	store  *sqs.Store // GridBridge's own SQS, where targets write unless the test gave another
 	api    *apiClient
 }
 
@@ -43,8 +44,8 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	h := &harness{t: t, env: env, clock: env.Clock, engine: env.Engine}
 	sink := opts.sqs
 	if sink == nil {
-		h.memory = engine.NewMemorySink()
-		sink = h.memory
+		queues := sqs.New(sqs.Config{Clock: env.Clock})
+		h.store, sink = queues.Store(), queues.Queues()
 	}
 	h.svc = New(Config{Engine: env.Engine, SQS: sink, Jitter: opts.jitter, Seed: 7, NewID: opts.newID})
 	h.svc.Register(env.Router)
@@ -176,15 +177,13 @@ func (h *harness) metrics(subscriberArn string) SubscriberMetrics {
 	return SubscriberMetrics{}
 }
 
-// records decodes the dead letters the in-memory sink holds for queueArn.
+// records decodes the dead-letter records queueArn holds in GridBridge's
+// own SQS.
 func (h *harness) records(queueArn string) ([]DeadLetterRecord, []engine.DeadLetter) {
 	h.t.Helper()
 	var recs []DeadLetterRecord
 	var letters []engine.DeadLetter
-	for _, dl := range h.memory.List() {
-		if dl.Destination != queueArn {
-			continue
-		}
+	for _, dl := range h.store.Messages(queueArn) {
 		var r DeadLetterRecord
 		if err := json.Unmarshal(dl.Body, &r); err != nil {
 			h.t.Fatalf("record is not JSON: %v: %s", err, dl.Body)

@@ -16,11 +16,10 @@ import (
 // Config wires a Service to the rest of GridBridge.
 type Config struct {
 	// Engine delivers, retries and journals; its clock is the service's
-	// clock. Nil means a private engine on the real clock.
+	// clock.
 	Engine *engine.Engine
-	// SQS writes to SQS queues: the messages of SQS targets and the
-	// dead-letter records (an sqssink.Sink for a real SQS server). Nil means
-	// an in-memory engine.MemorySink.
+	// SQS is where SQS targets and dead-letter records write: GridBridge's
+	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
 	SQS engine.Sink
 	// HTTPClient calls targets that are http(s) URLs. Nil means a client
 	// without a timeout of its own: InvocationTimeoutSeconds bounds each call
@@ -78,12 +77,6 @@ func New(cfg Config) *Service {
 		seed:       cfg.Seed,
 		newIDFunc:  cfg.NewID,
 		scopes:     make(map[scope]*scopeState),
-	}
-	if s.engine == nil {
-		s.engine = engine.New(engine.NewRealClock(), engine.NewJournal(0))
-	}
-	if s.sqs == nil {
-		s.sqs = engine.NewMemorySink()
 	}
 	if s.httpClient == nil {
 		s.httpClient = &http.Client{}

@@ -1,33 +1,21 @@
-package eventbridge_test
+package emulator
 
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/gorilla/mux"
-
-	"github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// TestEB_D1_CoexistsWithClassicFace mounts the classic EventBridge API and
-// event buses v2 on one router and one engine, as the emulator does through
-// the Face: each answers its own target prefix, and their buses are apart.
-func TestEB_D1_CoexistsWithClassicFace(t *testing.T) {
+// The server mounts the classic EventBridge API and event buses v2 on one
+// router and one engine (EB-D1): each answers its own target prefix, and
+// their buses are apart.
+func TestEB_D1_ClassicAndV2BusesAreApart(t *testing.T) {
 	t.Parallel()
-	eng := engine.New(engine.NewVirtualClock(t0, 0), engine.NewJournal(0))
-	face := eventbridge.NewFace(eventbridge.FaceConfig{Engine: eng})
-	r := mux.NewRouter()
-	face.Register(r)
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-
+	s := startVirtual(t)
 	call := func(target, body string) map[string]any {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(body))
+		req, _ := http.NewRequest(http.MethodPost, s.URL()+"/", strings.NewReader(body))
 		req.Header.Set("X-Amz-Target", target)
 		req.Header.Set("Content-Type", "application/x-amz-json-1.1")
 		resp, err := http.DefaultClient.Do(req)
