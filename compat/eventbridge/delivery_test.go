@@ -9,6 +9,7 @@ import (
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -33,7 +34,7 @@ func putEvent(t testing.TB, h *harness, e types.PutEventsRequestEntry) string {
 
 // onlyDeadLetter fails the test unless the DLQ (dlqArn) holds exactly one
 // dead letter, and returns it with its attributes.
-func (h *harness) onlyDeadLetter() (engine.DeadLetter, map[string]string) {
+func (h *harness) onlyDeadLetter() (sqssend.Message, map[string]string) {
 	h.T.Helper()
 	dlq := h.sqs.Messages(dlqArn)
 	if len(dlq) != 1 {
@@ -54,7 +55,7 @@ func eventID(t testing.TB, body []byte) string {
 	return ev.ID
 }
 
-func attributes(dl engine.DeadLetter) map[string]string {
+func attributes(dl sqssend.Message) map[string]string {
 	m := map[string]string{}
 	for _, a := range dl.Attributes {
 		if a.Type != "String" {
@@ -147,7 +148,7 @@ func TestTargetInputs(t *testing.T) {
 	}
 }
 
-func bodies(msgs []engine.DeadLetter) []string {
+func bodies(msgs []sqssend.Message) []string {
 	out := make([]string, len(msgs))
 	for i, m := range msgs {
 		out[i] = string(m.Body)

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -21,7 +22,7 @@ type Config struct {
 	Engine *engine.Engine
 	// SQS is where SQS targets and dead-letter queues write: GridBridge's
 	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
-	SQS engine.Sink
+	SQS sqssend.Queues
 	// HTTPClient calls API destinations and OAuth endpoints; nil →
 	// http.DefaultClient.
 	HTTPClient *http.Client
@@ -35,7 +36,7 @@ type Config struct {
 type Service struct {
 	engine *engine.Engine
 	clock  engine.Clock
-	sqs    engine.Sink
+	sqs    sqssend.Queues
 	http   *http.Client
 	jitter *engine.Jitter // nil: off
 	ops    map[string]operation

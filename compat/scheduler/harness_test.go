@@ -10,6 +10,7 @@ import (
 	schedsdk "github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/scheduler"
 	"github.com/gridbridge/gridbridge/compat/sqs"
@@ -76,7 +77,7 @@ func (h *harness) attempts(labels map[string]string) []engine.Entry {
 }
 
 // messages returns what queue arn holds in GridBridge's own SQS.
-func (h *harness) messages(arn string) []engine.DeadLetter { return h.sqs.Messages(arn) }
+func (h *harness) messages(arn string) []sqssend.Message { return h.sqs.Messages(arn) }
 
 func (h *harness) create(name string, in schedsdk.CreateScheduleInput) {
 	h.T.Helper()

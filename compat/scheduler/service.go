@@ -13,6 +13,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
@@ -20,9 +21,9 @@ import (
 // Config wires the Scheduler face to the rest of GridBridge.
 type Config struct {
 	Engine *engine.Engine
-	// SQS receives SQS targets' messages and dead-letter records: the
-	// sink EventBridge uses (in memory, or --sqs-endpoint).
-	SQS engine.Sink
+	// SQS is where SQS targets and dead-letter queues write: GridBridge's
+	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
+	SQS sqssend.Queues
 	// EventBridge is where EventBridge targets put their events: the
 	// EventBridge face's buses, whose rules meet them.
 	EventBridge eventbus.Bus
@@ -36,7 +37,7 @@ type Config struct {
 type Service struct {
 	engine *engine.Engine
 	clock  engine.Clock
-	sqs    engine.Sink
+	sqs    sqssend.Queues
 	buses  eventbus.Bus
 	jitter bool
 	seed   int64

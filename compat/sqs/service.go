@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
@@ -32,8 +33,8 @@ type Config struct {
 // Service is the SQS the AWS faces write to: GridBridge's own queues and
 // the SQS API over them, or a real SQS server at Config.Endpoint.
 type Service struct {
-	store    *Store      // nil with an endpoint
-	queues   engine.Sink // what targets and dead-letter queues write to
+	store    *Store         // nil with an endpoint
+	queues   sqssend.Queues // what targets and dead-letter queues write to
 	endpoint string
 }
 
@@ -51,7 +52,7 @@ func (s *Service) Store() *Store { return s.store }
 
 // Queues returns where the AWS faces' SQS targets and dead-letter queues
 // write: the store, or the endpoint's SQS server.
-func (s *Service) Queues() engine.Sink { return s.queues }
+func (s *Service) Queues() sqssend.Queues { return s.queues }
 
 // maxRequestBody bounds a request: a 256 KiB batch, query-encoded (which
 // can make a byte of UTF-8 three characters), and framing.

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
 
 // SQS's SendMessageBatch limits: 10 entries, 256 KiB in all.
@@ -27,9 +27,9 @@ const (
 // the same queue are in flight, sends the writes that arrive meanwhile
 // together with SendMessageBatch as soon as one of those ends (group
 // commit). A lone write costs one SendMessage as before and waits for
-// nothing; under load, up to ten writes share a round trip. Each Write still returns its own entry's
+// nothing; under load, up to ten writes share a round trip. Each Send still returns its own entry's
 // result, so the engine retries and dead-letters event by event.
-func (s *Sink) Batching() engine.Sink { return &batching{sink: s, lanes: map[string]*lane{}} }
+func (s *Sink) Batching() sqssend.Queues { return &batching{sink: s, lanes: map[string]*lane{}} }
 
 type batching struct {
 	sink  *Sink
@@ -47,7 +47,7 @@ type lane struct {
 
 // pending is a batch waiting for its turn. Its first writer sends it.
 type pending struct {
-	entries []engine.DeadLetter
+	entries []sqssend.Message
 	bytes   int
 	errs    []error
 	turn    chan struct{} // closed when the batch may be sent
@@ -65,18 +65,18 @@ func (b *batching) lane(queueARN string) *lane {
 	return l
 }
 
-// Write implements engine.Sink.
-func (b *batching) Write(ctx context.Context, dl engine.DeadLetter) error {
-	l := b.lane(dl.Destination)
+// Send implements sqssend.Queues.
+func (b *batching) Send(ctx context.Context, m sqssend.Message) error {
+	l := b.lane(m.QueueArn)
 	l.mu.Lock()
 	if l.inFlight < maxInFlight {
 		l.inFlight++
 		l.mu.Unlock()
-		err := b.sink.Write(ctx, dl)
+		err := b.sink.Send(ctx, m)
 		l.next()
 		return err
 	}
-	size := len(dl.Body)
+	size := len(m.Body)
 	var p *pending
 	if n := len(l.waiting); n > 0 && len(l.waiting[n-1].entries) < maxBatchEntries && l.waiting[n-1].bytes+size <= maxBatchBytes {
 		p = l.waiting[n-1]
@@ -87,7 +87,7 @@ func (b *batching) Write(ctx context.Context, dl engine.DeadLetter) error {
 		l.waiting = append(l.waiting, p)
 	}
 	i := len(p.entries)
-	p.entries = append(p.entries, dl)
+	p.entries = append(p.entries, m)
 	p.bytes += size
 	l.mu.Unlock()
 	if leader {
@@ -119,12 +119,12 @@ func (l *lane) next() {
 	close(p.turn)
 }
 
-// writeBatch sends dls, all to the same queue, with one SendMessageBatch and
-// returns each one's result. A single entry goes through Write.
-func (s *Sink) writeBatch(ctx context.Context, dls []engine.DeadLetter) []error {
-	errs := make([]error, len(dls))
-	if len(dls) == 1 {
-		errs[0] = s.Write(ctx, dls[0])
+// writeBatch sends msgs, all to the same queue, with one SendMessageBatch and
+// returns each one's result. A single entry goes through Send.
+func (s *Sink) writeBatch(ctx context.Context, msgs []sqssend.Message) []error {
+	errs := make([]error, len(msgs))
+	if len(msgs) == 1 {
+		errs[0] = s.Send(ctx, msgs[0])
 		return errs
 	}
 	fail := func(err error) []error {
@@ -133,7 +133,7 @@ func (s *Sink) writeBatch(ctx context.Context, dls []engine.DeadLetter) []error 
 		}
 		return errs
 	}
-	dest := dls[0].Destination
+	dest := msgs[0].QueueArn
 	target, err := parseQueueARN(dest)
 	if err != nil {
 		return fail(err)
@@ -143,13 +143,13 @@ func (s *Sink) writeBatch(ctx context.Context, dls []engine.DeadLetter) []error 
 	if err != nil {
 		return fail(err)
 	}
-	entries := make([]types.SendMessageBatchRequestEntry, len(dls))
-	for i, dl := range dls {
-		group, dedup := q.fifoIDs(dl)
+	entries := make([]types.SendMessageBatchRequestEntry, len(msgs))
+	for i, m := range msgs {
+		group, dedup := q.fifoIDs(m)
 		entries[i] = types.SendMessageBatchRequestEntry{
 			Id:                aws.String(strconv.Itoa(i)),
-			MessageBody:       aws.String(string(dl.Body)),
-			MessageAttributes: messageAttributes(dl.Attributes),
+			MessageBody:       aws.String(string(m.Body)),
+			MessageAttributes: messageAttributes(m.Attributes),
 			MessageGroupId:    group, MessageDeduplicationId: dedup,
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
 
 // TestBatchingDeliversEveryConcurrentWrite: writes that pile up behind a
@@ -27,7 +27,7 @@ func TestBatchingDeliversEveryConcurrentWrite(t *testing.T) {
 			if i%10 == 3 {
 				body = "bad \u0001 body"
 			}
-			errs[i] = sink.Write(t.Context(), engine.DeadLetter{Destination: queueARN, Body: []byte(body)})
+			errs[i] = sink.Send(t.Context(), sqssend.Message{QueueArn: queueARN, Body: []byte(body)})
 		}()
 	}
 	wg.Wait()

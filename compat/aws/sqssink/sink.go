@@ -1,6 +1,7 @@
-// Package sqssink stores GridBridge dead letters as messages in an SQS queue,
-// the way EventBridge sends undeliverable events to a rule target's
-// dead-letter queue, on any server that speaks the SQS JSON protocol.
+// Package sqssink sends the AWS faces' SQS messages (the events of SQS
+// targets and the dead letters of targets and schedules) to a real SQS
+// server through the SQS SDK, on any server that speaks the SQS JSON
+// protocol: what --sqs-endpoint selects instead of GridBridge's own SQS.
 package sqssink
 
 import (
@@ -22,16 +23,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 const (
-	// requestTimeout bounds one call to the SQS server. A dead letter is
+	// requestTimeout bounds one call to the SQS server. A message is
 	// small; a call that takes longer means the server is stuck, and failing
 	// it lets the engine retry on its own schedule and clock.
 	requestTimeout = 10 * time.Second
 
-	// defaultMessageGroupID is used for a FIFO queue when the dead letter
+	// defaultMessageGroupID is used for a FIFO queue when the message
 	// names no group: SQS requires one, and a single group keeps dead
 	// letters in the order they were written.
 	defaultMessageGroupID = "dead-letters"
@@ -46,18 +48,18 @@ func WithCredentials(p aws.CredentialsProvider) Option {
 	return func(o *sqs.Options) { o.Credentials = p }
 }
 
-// Sink sends dead letters to SQS queues named by ARN. It is safe for
-// concurrent use.
+// Sink sends messages to SQS queues named by ARN. It is safe for concurrent
+// use.
 type Sink struct {
 	client *sqs.Client
 
 	mu sync.Mutex
 	// queues caches what GetQueueUrl and GetQueueAttributes said, by ARN, so
-	// that each dead letter costs one SendMessage.
+	// that each message costs one SendMessage.
 	queues map[string]queue
 }
 
-var _ engine.Sink = (*Sink)(nil)
+var _ sqssend.Queues = (*Sink)(nil)
 
 // queue is what the sink needs to know to send to one queue.
 type queue struct {
@@ -67,20 +69,20 @@ type queue struct {
 	fifo, contentDedup bool
 }
 
-// fifoIDs are the message group and deduplication id dl is sent with to q:
-// none for a standard queue; on a FIFO queue the dead letter's own (or the
+// fifoIDs are the message group and deduplication id m is sent with to q:
+// none for a standard queue; on a FIFO queue the message's own (or the
 // default group), and without content-based deduplication a hash of the
 // body when it has no deduplication id.
-func (q *queue) fifoIDs(dl engine.DeadLetter) (group, dedup *string) {
+func (q *queue) fifoIDs(m sqssend.Message) (group, dedup *string) {
 	if !q.fifo {
 		return nil, nil
 	}
-	group = aws.String(cmp.Or(dl.MessageGroupID, defaultMessageGroupID))
+	group = aws.String(cmp.Or(m.MessageGroupID, defaultMessageGroupID))
 	switch {
-	case dl.DeduplicationID != "":
-		dedup = aws.String(dl.DeduplicationID)
+	case m.DeduplicationID != "":
+		dedup = aws.String(m.DeduplicationID)
 	case !q.contentDedup:
-		sum := sha256.Sum256(dl.Body)
+		sum := sha256.Sum256(m.Body)
 		dedup = aws.String(hex.EncodeToString(sum[:]))
 	}
 	return group, dedup
@@ -107,40 +109,40 @@ func New(endpoint string, opts ...Option) *Sink {
 	return &Sink{client: sqs.New(o), queues: map[string]queue{}}
 }
 
-// Write sends dl.Body to the queue whose ARN is dl.Destination
-// ("arn:aws:sqs:<region>:<account>:<name>"), with dl.Attributes as message
-// attributes. For a FIFO queue it sets dl.MessageGroupID (default
-// "dead-letters") and dl.DeduplicationID, which defaults to a SHA-256 of the
+// Send sends m.Body to the queue whose ARN is m.QueueArn
+// ("arn:aws:sqs:<region>:<account>:<name>"), with m.Attributes as message
+// attributes. For a FIFO queue it sets m.MessageGroupID (default
+// "dead-letters") and m.DeduplicationID, which defaults to a SHA-256 of the
 // body when the queue has no content-based deduplication.
 //
 // It returns an error wrapping engine.ErrDestinationNotFound when the ARN is
 // malformed or the queue does not exist, and any other error for a transient
 // failure.
-func (s *Sink) Write(ctx context.Context, dl engine.DeadLetter) error {
-	target, err := parseQueueARN(dl.Destination)
+func (s *Sink) Send(ctx context.Context, m sqssend.Message) error {
+	target, err := parseQueueARN(m.QueueArn)
 	if err != nil {
 		return err
 	}
 	inRegion := func(o *sqs.Options) { o.Region = target.Region }
 
-	q, err := s.resolve(ctx, dl.Destination, target, inRegion)
+	q, err := s.resolve(ctx, m.QueueArn, target, inRegion)
 	if err != nil {
 		return err
 	}
-	group, dedup := q.fifoIDs(dl)
+	group, dedup := q.fifoIDs(m)
 	input := &sqs.SendMessageInput{
 		QueueUrl:          &q.url,
-		MessageBody:       aws.String(string(dl.Body)),
-		MessageAttributes: messageAttributes(dl.Attributes),
+		MessageBody:       aws.String(string(m.Body)),
+		MessageAttributes: messageAttributes(m.Attributes),
 		MessageGroupId:    group, MessageDeduplicationId: dedup,
 	}
 	if _, err := s.client.SendMessage(ctx, input, inRegion); err != nil {
 		if queueMissing(err) {
 			// The queue went away since it was resolved; forget it so that a
 			// re-created queue is found again.
-			s.forget(dl.Destination)
+			s.forget(m.QueueArn)
 		}
-		return classify(err, "sending to", dl.Destination)
+		return classify(err, "sending to", m.QueueArn)
 	}
 	return nil
 }

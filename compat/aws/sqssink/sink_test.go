@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
@@ -113,9 +114,9 @@ func TestWriteSendsBodyAndTypedAttributes(t *testing.T) {
 	url, queueARN := srv.createQueue(t, srv.sdk, "", nil)
 
 	body := `{"version":"0","id":"1","detail":{"text":"ü \"quoted\""}}`
-	err := New(srv.endpoint).Write(t.Context(), engine.DeadLetter{
-		Destination: queueARN,
-		Body:        []byte(body),
+	err := New(srv.endpoint).Send(t.Context(), sqssend.Message{
+		QueueArn: queueARN,
+		Body:     []byte(body),
 		Attributes: []engine.Attribute{
 			{Name: "ERROR_CODE", Type: "String", Value: "DELIVERY_FAILED"},
 			{Name: "RETRY_ATTEMPTS", Type: "Number", Value: "3"},
@@ -154,7 +155,7 @@ func TestWriteUsesTheRegionOfTheARN(t *testing.T) {
 	if !strings.HasPrefix(queueARN, "arn:aws:sqs:eu-west-1:") {
 		t.Fatalf("queue ARN %s is not in eu-west-1", queueARN)
 	}
-	if err := New(srv.endpoint).Write(t.Context(), engine.DeadLetter{Destination: queueARN, Body: []byte("x")}); err != nil {
+	if err := New(srv.endpoint).Send(t.Context(), sqssend.Message{QueueArn: queueARN, Body: []byte("x")}); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	if n := messageCount(t, sdkClient(srv.endpoint, "eu-west-1"), url); n != 1 {
@@ -169,7 +170,7 @@ func TestWriteToFIFOWithoutContentDedupHashesTheBody(t *testing.T) {
 	sink := New(srv.endpoint)
 
 	for _, body := range []string{"same", "same", "other"} {
-		if err := sink.Write(t.Context(), engine.DeadLetter{Destination: queueARN, Body: []byte(body), MessageGroupID: "rule-1"}); err != nil {
+		if err := sink.Send(t.Context(), sqssend.Message{QueueArn: queueARN, Body: []byte(body), MessageGroupID: "rule-1"}); err != nil {
 			t.Fatalf("Write %q: %v", body, err)
 		}
 	}
@@ -196,13 +197,13 @@ func TestWriteToFIFOWithContentDedupKeepsGivenIDs(t *testing.T) {
 
 	// Two bodies with one explicit dedup id are one message; a third body
 	// without one is deduplicated by the queue on its content.
-	writes := []engine.DeadLetter{
-		{Destination: queueARN, Body: []byte("a"), DeduplicationID: "event-1"},
-		{Destination: queueARN, Body: []byte("b"), DeduplicationID: "event-1"},
-		{Destination: queueARN, Body: []byte("c")},
+	writes := []sqssend.Message{
+		{QueueArn: queueARN, Body: []byte("a"), DeduplicationID: "event-1"},
+		{QueueArn: queueARN, Body: []byte("b"), DeduplicationID: "event-1"},
+		{QueueArn: queueARN, Body: []byte("c")},
 	}
 	for _, dl := range writes {
-		if err := sink.Write(t.Context(), dl); err != nil {
+		if err := sink.Send(t.Context(), dl); err != nil {
 			t.Fatalf("Write %q: %v", dl.Body, err)
 		}
 	}
@@ -229,7 +230,7 @@ func TestConcurrentWrites(t *testing.T) {
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			errs[i] = sink.Write(t.Context(), engine.DeadLetter{Destination: queueARN, Body: fmt.Appendf(nil, "m%d", i)})
+			errs[i] = sink.Send(t.Context(), sqssend.Message{QueueArn: queueARN, Body: fmt.Appendf(nil, "m%d", i)})
 		})
 	}
 	wg.Wait()
@@ -245,7 +246,7 @@ func TestWriteToMissingQueueIsDestinationNotFound(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	queueARN := "arn:aws:sqs:us-east-1:000000000000:" + uniqueName("missing-")
-	err := New(srv.endpoint).Write(t.Context(), engine.DeadLetter{Destination: queueARN, Body: []byte("x")})
+	err := New(srv.endpoint).Send(t.Context(), sqssend.Message{QueueArn: queueARN, Body: []byte("x")})
 	if !errors.Is(err, engine.ErrDestinationNotFound) || !strings.Contains(err.Error(), queueARN) {
 		t.Fatalf("Write: %v; want ErrDestinationNotFound naming %s", err, queueARN)
 	}
@@ -257,7 +258,7 @@ func TestWriteAfterQueueDeletedIsDestinationNotFoundThenFindsItAgain(t *testing.
 	url, queueARN := srv.createQueue(t, srv.sdk, "", nil)
 	sink := New(srv.endpoint)
 	write := func() error {
-		return sink.Write(t.Context(), engine.DeadLetter{Destination: queueARN, Body: []byte("x")})
+		return sink.Send(t.Context(), sqssend.Message{QueueArn: queueARN, Body: []byte("x")})
 	}
 	if err := write(); err != nil {
 		t.Fatalf("first Write: %v", err)
@@ -297,7 +298,7 @@ func TestWriteRejectsDestinationsThatAreNotQueueARNs(t *testing.T) {
 		"arn:aws:sqs:us-east-1:000000000000:",
 		"arn:aws:sqs:us-east-1:000000000000:a/b",
 	} {
-		err := sink.Write(t.Context(), engine.DeadLetter{Destination: dest, Body: []byte("x")})
+		err := sink.Send(t.Context(), sqssend.Message{QueueArn: dest, Body: []byte("x")})
 		if !errors.Is(err, engine.ErrDestinationNotFound) || !strings.Contains(err.Error(), "is not an SQS queue ARN") {
 			t.Errorf("Write(%q): %v; want ErrDestinationNotFound saying it is not a queue ARN", dest, err)
 		}
@@ -314,7 +315,7 @@ func TestWriteWhenServerIsDownFailsFastAndTransiently(t *testing.T) {
 	l.Close()
 
 	start := time.Now()
-	err = New(endpoint).Write(t.Context(), engine.DeadLetter{Destination: "arn:aws:sqs:us-east-1:000000000000:q", Body: []byte("x")})
+	err = New(endpoint).Send(t.Context(), sqssend.Message{QueueArn: "arn:aws:sqs:us-east-1:000000000000:q", Body: []byte("x")})
 	elapsed := time.Since(start)
 	if err == nil || errors.Is(err, engine.ErrDestinationNotFound) {
 		t.Fatalf("Write: %v; want a transient error", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/v2model"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -20,7 +21,7 @@ type Config struct {
 	Engine *engine.Engine
 	// SQS is where SQS targets and dead-letter records write: GridBridge's
 	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
-	SQS engine.Sink
+	SQS sqssend.Queues
 	// HTTPClient calls targets that are http(s) URLs. Nil means a client
 	// without a timeout of its own: InvocationTimeoutSeconds bounds each call
 	// on the emulator clock.
@@ -51,7 +52,7 @@ const (
 type Service struct {
 	engine     *engine.Engine
 	clock      engine.Clock
-	sqs        engine.Sink
+	sqs        sqssend.Queues
 	httpClient *http.Client
 	jitter     bool
 	seed       int64
