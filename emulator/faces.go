@@ -46,15 +46,16 @@ func (s *Server) newFaces() ([]face, error) {
 	// The AWS faces: SQS targets and dead-letter queues of all three write
 	// to one SQS, GridBridge's own or the one at --sqs-endpoint, and
 	// Scheduler's EventBridge targets put events on the EventBridge buses.
-	queues := sqs.New(sqs.Config{Clock: s.engine.Clock(), Endpoint: s.opts.SQSEndpoint})
+	// Each logs the panics its request frame catches.
+	queues := sqs.New(sqs.Config{Clock: s.engine.Clock(), Endpoint: s.opts.SQSEndpoint, Log: s.log})
 	buses := eventbridge.New(eventbridge.Config{
-		Engine: s.engine, SQS: queues.Queues(), HTTPClient: client, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed,
+		Engine: s.engine, SQS: queues.Queues(), HTTPClient: client, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed, Log: s.log,
 	})
 	busesV2 := eventsv2.New(eventsv2.Config{
-		Engine: s.engine, SQS: queues.Queues(), HTTPClient: client, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed,
+		Engine: s.engine, SQS: queues.Queues(), HTTPClient: client, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed, Log: s.log,
 	})
 	schedules := scheduler.New(scheduler.Config{
-		Engine: s.engine, SQS: queues.Queues(), EventBridge: buses, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed,
+		Engine: s.engine, SQS: queues.Queues(), EventBridge: buses, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed, Log: s.log,
 	})
 	// Resource groups, subscriptions, tenants and providers: its matcher
 	// takes only those paths, so it goes last.

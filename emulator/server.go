@@ -18,8 +18,8 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/entra"
-	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
@@ -314,8 +314,8 @@ func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 // AWS's unknown-operation error, anything else an Azure-shaped error with
 // status, code and message.
 func unserved(w http.ResponseWriter, r *http.Request, status int, code, message string) {
-	if eventbridge.IsAWSJSON(r) {
-		eventbridge.UnknownOperation(w, r)
+	if awsjson.IsAWSJSON(r) {
+		awsjson.UnknownOperation(w, r)
 		return
 	}
 	writeJSON(w, status, map[string]any{

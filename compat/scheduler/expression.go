@@ -5,6 +5,7 @@ import (
 	"time"
 	_ "time/tzdata" // IANA zones even where the machine has no zoneinfo (the container image)
 
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/aws/scheduleexpr"
 )
 
@@ -21,7 +22,7 @@ const atLayout = "2006-01-02T15:04:05"
 // parseExpression reads at(yyyy-mm-ddThh:mm:ss), rate(value unit) and
 // cron(six fields) with the schedule's time zone; the rate and cron
 // grammars are EventBridge's, shared through compat/aws/scheduleexpr.
-func parseExpression(expr, zone string) (expression, *apiError) {
+func parseExpression(expr, zone string) (expression, *awsjson.Error) {
 	if zone == "" {
 		zone = "UTC"
 	}

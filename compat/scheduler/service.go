@@ -3,16 +3,16 @@ package scheduler
 import (
 	"context"
 	"encoding/json"
-	"io"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"sync"
 
-	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
+	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
@@ -31,6 +31,8 @@ type Config struct {
 	// invocations, so a run can be repeated.
 	Jitter bool
 	Seed   int64
+	// Log receives the panics the request frame catches; nil: discarded.
+	Log *slog.Logger
 }
 
 // Service serves the Scheduler API and runs the schedules.
@@ -41,6 +43,8 @@ type Service struct {
 	buses  eventbus.Bus
 	jitter bool
 	seed   int64
+	// api is the AWS request frame every operation is served in.
+	api *frame.API
 
 	mu      sync.Mutex
 	tenants map[tenantKey]*tenant
@@ -51,8 +55,10 @@ type Service struct {
 	routeSeq uint64
 }
 
-// maxRequestBody bounds a request body; a schedule is a few KB at most
-// (Input is limited to 8,192 characters).
+// maxRequestBody bounds a request body. The largest request, a schedule,
+// is a few KiB: its Input is at most 8,192 characters, which JSON escaping
+// can make six bytes each; 1 MiB bounds memory and refuses nothing AWS
+// takes.
 const maxRequestBody = 1 << 20
 
 // New returns the Scheduler face over cfg.Engine.
@@ -60,6 +66,7 @@ func New(cfg Config) *Service {
 	return &Service{
 		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, buses: cfg.EventBridge,
 		jitter: cfg.Jitter, seed: cfg.Seed, tenants: make(map[tenantKey]*tenant),
+		api: awsjson.RESTFrame("EventBridge Scheduler", maxRequestBody, cfg.Log, codeValidation, codeInternal),
 	}
 }
 
@@ -113,32 +120,23 @@ type call struct {
 	body   []byte
 }
 
-type operation func(s *Service, c *call) (any, *apiError)
+type operation func(s *Service, c *call) (any, *awsjson.Error)
 
+// handler serves op inside the AWS request frame.
 func (s *Service) handler(op operation) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requestID := uuid.NewString()
-		defer func() {
-			if p := recover(); p != nil {
-				writeError(w, requestID, &apiError{code: codeInternal, message: "GridBridge failed to handle the request.", status: http.StatusInternalServerError})
-			}
-		}()
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
-		if err != nil || len(body) > maxRequestBody {
-			writeError(w, requestID, validation("The request body could not be read or is larger than %d bytes.", maxRequestBody))
-			return
-		}
-		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: body})
+	return s.api.Handler(func(w http.ResponseWriter, req *frame.Request) error {
+		r := req.HTTP
+		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: req.Body})
 		if apiErr != nil {
-			writeError(w, requestID, apiErr)
-			return
+			return apiErr
 		}
-		writeResult(w, requestID, result)
+		awsjson.WriteRESTResult(w, req.ID, result)
+		return nil
 	})
 }
 
 // decode reads the JSON body into v; an empty body is an empty object.
-func (c *call) decode(v any) *apiError {
+func (c *call) decode(v any) *awsjson.Error {
 	if len(c.body) == 0 {
 		return nil
 	}

@@ -53,3 +53,38 @@ func writeHeaders(w http.ResponseWriter, requestID string) {
 		h.Set("X-Amzn-RequestId", requestID)
 	}
 }
+
+// WriteRESTResult answers 200 with v as the JSON body of a REST-JSON API;
+// nil is sent as {}.
+func WriteRESTResult(w http.ResponseWriter, requestID string, v any) {
+	if v == nil {
+		v = struct{}{}
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		WriteRESTError(w, requestID, err, CodeInternal)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Amzn-RequestId", requestID)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// WriteRESTError answers err in REST-JSON's error shape: the code in the
+// X-Amzn-ErrorType header, the message in the body. An error that is not an
+// *Error becomes internalCode with HTTP 500.
+func WriteRESTError(w http.ResponseWriter, requestID string, err error, internalCode string) {
+	var apiErr *Error
+	if !errors.As(err, &apiErr) {
+		apiErr = &Error{Code: internalCode, Message: err.Error(), Status: http.StatusInternalServerError}
+	}
+	body, _ := json.Marshal(map[string]string{"Message": apiErr.Message})
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Amzn-RequestId", requestID)
+	h.Set("X-Amzn-ErrorType", apiErr.Code)
+	w.WriteHeader(apiErr.Status)
+	_, _ = w.Write(append(body, '\n'))
+}

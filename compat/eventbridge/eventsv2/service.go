@@ -1,6 +1,7 @@
 package eventsv2
 
 import (
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/v2model"
 	"github.com/gridbridge/gridbridge/emulator/engine"
@@ -35,6 +37,8 @@ type Config struct {
 	// constants). Nil means random ids. Tests set it to get known ARNs, e.g.
 	// the seed's arn:aws:events:…:event-busv2/orders/EXAMPLE1234567890abcdef.
 	NewID func(kind string) string
+	// Log receives the panics the request frame catches; nil: discarded.
+	Log *slog.Logger
 }
 
 // Kinds of generated ids, for Config.NewID.
@@ -57,6 +61,8 @@ type Service struct {
 	jitter     bool
 	seed       int64
 	newIDFunc  func(kind string) string
+	// handler is the API behind the AWS request frame.
+	handler http.Handler
 
 	mu     sync.Mutex
 	scopes map[scope]*scopeState
@@ -83,6 +89,9 @@ func New(cfg Config) *Service {
 		s.httpClient = &http.Client{}
 	}
 	s.clock = s.engine.Clock()
+	api := awsjson.Frame("EventBridge buses v2", maxRequestBody, cfg.Log)
+	api.NewID = func() string { return s.newID(IDKindRequest) }
+	s.handler = api.Handler(s.serve)
 	return s
 }
 
@@ -93,7 +102,7 @@ func New(cfg Config) *Service {
 func (s *Service) Register(r *mux.Router) {
 	r.Methods(http.MethodPost).Path("/").
 		HeadersRegexp("X-Amz-Target", `^`+regexp.QuoteMeta(v2model.TargetPrefix+".")).
-		HandlerFunc(s.serveAPI)
+		Handler(s.handler)
 }
 
 // Reset deletes every bus and subscriber. What subscribers still held is
