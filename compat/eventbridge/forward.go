@@ -59,7 +59,7 @@ func (s *Service) forward(_ context.Context, busArn string, it *engine.Item) err
 	if env.Region == "" {
 		env.Region = key.region
 	}
-	ds := s.acceptLocked(t, b, newEvent(env, now, append(slices.Clone(hops), b.arn)))
+	ds := s.acceptOneLocked(t, b, newEvent(env, now, append(slices.Clone(hops), b.arn)))
 	s.mu.Unlock()
 	s.enqueue(ds)
 	return nil

@@ -43,7 +43,7 @@ func (s *Service) Inject(_ context.Context, busArn string, ev eventbus.Event) er
 		ID: uuid.NewString(), DetailType: ev.DetailType, Source: ev.Source, Account: key.account,
 		Time: at, Region: key.region, Resources: ev.Resources, Detail: detail,
 	}
-	ds := s.acceptLocked(t, b, newEvent(env, now, []string{b.arn}))
+	ds := s.acceptOneLocked(t, b, newEvent(env, now, []string{b.arn}))
 	s.mu.Unlock()
 	s.enqueue(ds)
 	return nil

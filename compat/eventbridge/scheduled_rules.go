@@ -20,8 +20,9 @@ func (s *Service) armScheduleLocked(r *rule, from time.Time) {
 	r.timer = s.clock.AfterFunc(next.Sub(s.clock.Now()), func() { s.fireSchedule(r, seq, gen, next) })
 }
 
-// fireSchedule sends the rule's Scheduled Event to its targets (and only
-// its targets: scheduled events do not pass through the bus's other rules).
+// fireSchedule sends the rule's Scheduled Event to its targets. It does not
+// enter the bus as other events do (acceptLocked): it meets no other rule
+// and no archive.
 func (s *Service) fireSchedule(r *rule, seq, gen uint64, at time.Time) {
 	s.mu.Lock()
 	if gen != s.generation || seq != r.scheduleSeq || r.deleted {
@@ -33,7 +34,7 @@ func (s *Service) fireSchedule(r *rule, seq, gen uint64, at time.Time) {
 		Account: r.tenant.account, Time: at, Region: r.tenant.region,
 		Resources: []string{r.arn}, Detail: []byte("{}"),
 	}, at, []string{r.bus.arn})
-	s.journalPublishLocked(r.bus, ev)
+	s.engine.Journal().Append(publishEntry(r.bus, ev, s.clock.Now()))
 	ds := r.deliveriesLocked(ev, nil)
 	s.armScheduleLocked(r, at)
 	s.mu.Unlock()
