@@ -116,7 +116,7 @@ type call struct {
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // serve runs the operation the request's X-Amz-Target names.
-func (s *Service) serve(w http.ResponseWriter, req *frame.Request) error {
+func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 	name := strings.TrimPrefix(req.HTTP.Header.Get("X-Amz-Target"), "AWSEvents.")
 	op, ok := s.ops[name]
 	if !ok {

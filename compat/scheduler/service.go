@@ -124,7 +124,7 @@ type operation func(s *Service, c *call) (any, *awsjson.Error)
 
 // handler serves op inside the AWS request frame.
 func (s *Service) handler(op operation) http.Handler {
-	return s.api.Handler(func(w http.ResponseWriter, req *frame.Request) error {
+	return s.api.Handler(func(w http.ResponseWriter, req frame.Request) error {
 		r := req.HTTP
 		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: req.Body})
 		if apiErr != nil {

@@ -136,7 +136,7 @@ func newFrame(log *slog.Logger) *frame.API {
 	return &frame.API{
 		Name: "SQS", MaxBody: maxRequestBody, Log: log, Unreadable: invalid, TooLarge: invalid,
 		Internal: func(msg string) error { return errInternal("%s", msg) },
-		WriteError: func(w http.ResponseWriter, req *frame.Request, err error) {
+		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			e, ok := err.(*apiError)
 			if !ok {
 				e = errInternal("%v", err)
@@ -151,7 +151,7 @@ func newFrame(log *slog.Logger) *frame.API {
 }
 
 // serve runs the action the request names.
-func (s *Service) serve(w http.ResponseWriter, req *frame.Request) error {
+func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 	r, body := req.HTTP, req.Body
 	jsonProtocol := isJSONProtocol(r)
 	vars := mux.Vars(r)

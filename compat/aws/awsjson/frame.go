@@ -17,7 +17,7 @@ func Frame(name string, maxBody int64, log *slog.Logger) *frame.API {
 		Unreadable: func(msg string) error { return NewError(CodeSerialization, msg) },
 		TooLarge:   func(msg string) error { return NewError(CodeValidation, msg) },
 		Internal:   func(msg string) error { return NewError(CodeInternal, msg) },
-		WriteError: func(w http.ResponseWriter, req *frame.Request, err error) { WriteError(w, req.ID, err) },
+		WriteError: func(w http.ResponseWriter, req frame.Request, err error) { WriteError(w, req.ID, err) },
 	}
 }
 
@@ -33,7 +33,7 @@ func RESTFrame(name string, maxBody int64, log *slog.Logger, validationCode, int
 		Internal: func(msg string) error {
 			return &Error{Code: internalCode, Message: msg, Status: http.StatusInternalServerError}
 		},
-		WriteError: func(w http.ResponseWriter, req *frame.Request, err error) {
+		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			WriteRESTError(w, req.ID, err, internalCode)
 		},
 	}

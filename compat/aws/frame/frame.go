@@ -39,7 +39,7 @@ type API struct {
 	// the frame's message.
 	Unreadable, TooLarge, Internal func(message string) error
 	// WriteError answers err in the API's wire shape.
-	WriteError func(w http.ResponseWriter, req *Request, err error)
+	WriteError func(w http.ResponseWriter, req Request, err error)
 }
 
 // Request is one request inside the frame.
@@ -53,9 +53,9 @@ type Request struct {
 
 // Handler serves requests through the frame: serve answers a request, or
 // returns an error for the frame to answer in the API's shape.
-func (a *API) Handler(serve func(w http.ResponseWriter, req *Request) error) http.Handler {
+func (a *API) Handler(serve func(w http.ResponseWriter, req Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req := &Request{HTTP: r, ID: a.newID()}
+		req := Request{HTTP: r, ID: a.newID()}
 		defer a.recover(w, req)
 		body, err := readBody(r, a.MaxBody)
 		switch {
@@ -76,7 +76,7 @@ func (a *API) Handler(serve func(w http.ResponseWriter, req *Request) error) htt
 // Refuse answers err to a request no operation of the API takes, with a
 // request id of its own, leaving the body unread.
 func (a *API) Refuse(w http.ResponseWriter, r *http.Request, err error) {
-	a.WriteError(w, &Request{HTTP: r, ID: a.newID()}, err)
+	a.WriteError(w, Request{HTTP: r, ID: a.newID()}, err)
 }
 
 func (a *API) newID() string {
@@ -88,7 +88,7 @@ func (a *API) newID() string {
 
 // recover answers a request that panicked. http.ErrAbortHandler is the
 // handler's own way to abort the response, and goes on to net/http.
-func (a *API) recover(w http.ResponseWriter, req *Request) {
+func (a *API) recover(w http.ResponseWriter, req Request) {
 	v := recover()
 	if v == nil {
 		return

@@ -21,7 +21,7 @@ func testAPI(log *slog.Logger) *frame.API {
 	return &frame.API{
 		Name: "Test", MaxBody: 8, Log: log, NewID: func() string { return "req-1" },
 		Unreadable: coded("Unreadable"), TooLarge: coded("TooLarge"), Internal: coded("Internal"),
-		WriteError: func(w http.ResponseWriter, req *frame.Request, err error) {
+		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			w.Header().Set("X-Amzn-RequestId", req.ID)
 			status := http.StatusBadRequest
 			if strings.HasPrefix(err.Error(), "Internal") {
@@ -41,8 +41,8 @@ func serve(h http.Handler, body string) *httptest.ResponseRecorder {
 func TestFrameHandsTheOperationItsBodyAndID(t *testing.T) {
 	t.Parallel()
 	var got *frame.Request
-	h := testAPI(nil).Handler(func(w http.ResponseWriter, req *frame.Request) error {
-		got = req
+	h := testAPI(nil).Handler(func(w http.ResponseWriter, req frame.Request) error {
+		got = &req
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	})
@@ -53,7 +53,7 @@ func TestFrameHandsTheOperationItsBodyAndID(t *testing.T) {
 
 func TestFrameRefusesABodyOverTheLimit(t *testing.T) {
 	t.Parallel()
-	h := testAPI(nil).Handler(func(http.ResponseWriter, *frame.Request) error {
+	h := testAPI(nil).Handler(func(http.ResponseWriter, frame.Request) error {
 		t.Error("the operation ran on a body over the limit")
 		return nil
 	})
@@ -65,7 +65,7 @@ func TestFrameRefusesABodyOverTheLimit(t *testing.T) {
 
 func TestFrameAnswersTheOperationsError(t *testing.T) {
 	t.Parallel()
-	h := testAPI(nil).Handler(func(http.ResponseWriter, *frame.Request) error { return errors.New("NotFound: no such thing") })
+	h := testAPI(nil).Handler(func(http.ResponseWriter, frame.Request) error { return errors.New("NotFound: no such thing") })
 	if rec := serve(h, ""); rec.Code != http.StatusBadRequest || rec.Body.String() != "NotFound: no such thing\n" || rec.Header().Get("X-Amzn-RequestId") != "req-1" {
 		t.Fatalf("answer %d %q %v", rec.Code, rec.Body, rec.Header())
 	}
@@ -76,7 +76,7 @@ func TestFrameAnswersTheOperationsError(t *testing.T) {
 func TestFrameLogsAPanicAndAnswersInternal(t *testing.T) {
 	t.Parallel()
 	var logged bytes.Buffer
-	h := testAPI(slog.New(slog.NewTextHandler(&logged, nil))).Handler(func(http.ResponseWriter, *frame.Request) error {
+	h := testAPI(slog.New(slog.NewTextHandler(&logged, nil))).Handler(func(http.ResponseWriter, frame.Request) error {
 		var m map[string]int
 		m["boom"] = 1 // a nil map: a bug
 		return nil
@@ -96,7 +96,7 @@ func TestFrameLogsAPanicAndAnswersInternal(t *testing.T) {
 // it goes on to net/http, which closes the connection.
 func TestFrameLetsAnAbortThrough(t *testing.T) {
 	t.Parallel()
-	h := testAPI(nil).Handler(func(http.ResponseWriter, *frame.Request) error { panic(http.ErrAbortHandler) })
+	h := testAPI(nil).Handler(func(http.ResponseWriter, frame.Request) error { panic(http.ErrAbortHandler) })
 	defer func() {
 		if v := recover(); v != http.ErrAbortHandler {
 			t.Fatalf("recovered %v, want http.ErrAbortHandler", v)

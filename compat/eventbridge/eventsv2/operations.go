@@ -67,7 +67,7 @@ func findOperation(name string) (operation, bool) {
 // serve answers one AWS JSON 1.1 request, inside the AWS request frame.
 // Whatever the request holds, the answer is a result or a 4xx error in
 // EventBridge's shape; a 5xx means a GridBridge bug.
-func (s *Service) serve(w http.ResponseWriter, req *frame.Request) error {
+func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 	name := strings.TrimPrefix(req.HTTP.Header.Get("X-Amz-Target"), v2model.TargetPrefix+".")
 	o, ok := findOperation(name)
 	if !ok {
