@@ -1,6 +1,8 @@
 // Package retry holds the classic EventBridge target retry policy (EB-3) and
 // the dead-letter message it leads to, as engine.RetryPolicy and
-// engine.DeadLetterPolicy values.
+// engine.DeadLetterPolicy values (the message sent through sqssend). The
+// back-off is also bus v2's (its own limits and jitter aside) and
+// EventBridge Scheduler's, whose dead letters share the ERROR_MESSAGE rules.
 //
 // # Schedule
 //

@@ -1,9 +1,12 @@
-// Package scheduleexpr parses the ScheduleExpression of an EventBridge rule,
-// rate(...) and AWS's six-field cron(...), and computes when it next fires.
+// Package scheduleexpr parses a ScheduleExpression, rate(...) and AWS's
+// six-field cron(...), and computes when it next fires: the grammar an
+// EventBridge scheduled rule and an EventBridge Scheduler schedule share
+// (Scheduler adds at(...) and a time zone of its own).
 //
-// Times are UTC, as they are for EventBridge rules. Every expression that
-// fails to parse is answered by the caller with AWS's single message,
-// "Parameter ScheduleExpression is not valid.".
+// Times are UTC, as they are for EventBridge rules; Scheduler passes its
+// zone to Cron.NextIn. Every expression that fails to parse is answered by
+// the caller with its API's single message (EventBridge's "Parameter
+// ScheduleExpression is not valid.").
 package scheduleexpr
 
 import (
