@@ -96,9 +96,8 @@ function recordActions(name, value) {
 }
 
 // table renders rows of objects; columns are [key, heading, render?] or the
-// union of the rows' keys, so fields added to an API show up unasked.
-// A table sits in a box that scrolls sideways, so a wide one never widens
-// the page.
+// union of the rows' keys, so fields added to an API show up unasked. It
+// sits in a box that scrolls sideways: a wide table never widens the page.
 function table(rows, columns, caption) {
   rows = list(rows).map(obj);
   if (!columns) {
