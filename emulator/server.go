@@ -21,6 +21,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 	"github.com/gridbridge/gridbridge/emulator/ui"
@@ -147,6 +148,10 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.faces = faces
+	// A request signed for an AWS service GridBridge does not emulate gets
+	// that service's error shape before a face sees it (SQS's query
+	// protocol would take any Action).
+	s.router.MatcherFunc(eventbridge.ForAnotherAWSService).HandlerFunc(eventbridge.NotEmulated)
 	for _, f := range s.faces {
 		f.RegisterInspection(inspection)
 		f.Register(s.router)
@@ -305,14 +310,13 @@ func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 }
 
 // unserved answers a request no face serves: an AWS JSON request gets
-// AWS's unknown-operation error, anything else an Azure-shaped error with
-// status, code and message.
+// AWS's unknown-operation error, anything else ARM's error shape (code in
+// x-ms-error-code too), naming the resource provider when the path is
+// under one GridBridge does not emulate.
 func unserved(w http.ResponseWriter, r *http.Request, status int, code, message string) {
 	if eventbridge.IsAWSJSON(r) {
 		eventbridge.UnknownOperation(w, r)
 		return
 	}
-	writeJSON(w, status, map[string]any{
-		"error": map[string]string{"code": code, "message": message},
-	})
+	resourcemanager.WriteUnserved(w, r, status, code, message)
 }

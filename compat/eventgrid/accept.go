@@ -103,10 +103,15 @@ func (s *Service) dispatch(events []*egevent.Event, subsOf func(*egevent.Event) 
 		if labels == nil || labelKey != ev.Topic {
 			labels, labelKey = labelsOf(ev), ev.Topic
 		}
-		s.journal.Append(engine.Entry{
+		entry := engine.Entry{
 			Time: ev.PublishedAt, Kind: engine.KindPublish, EventIDs: []string{ev.ID},
 			Labels: labels, Message: messages.of(ev.TopicName, matched),
-		})
+		}
+		if len(matched) == 0 {
+			// No delivery will show what was published: the entry keeps it.
+			entry.Body = ev.Raw
+		}
+		s.journal.Append(entry)
 	}
 	for _, q := range queues {
 		if err := s.cfg.Engine.Enqueue(routeID(q.to.scope, q.to.sub), q.items...); err != nil {

@@ -419,7 +419,10 @@ func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	writeError(w, http.StatusMethodNotAllowed, "MethodNotAllowed", fmt.Sprintf("The method %s is not allowed on %s.", r.Method, r.URL.Path))
 }
 
+// writeError answers with ARM's error body; the code also goes in
+// x-ms-error-code, which the SDKs read before the body.
 func writeError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("x-ms-error-code", code)
 	writeJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": message}})
 }
 

@@ -668,7 +668,7 @@ func (e *Engine) giveUp(rs *routeState, route *Route, b *Batch, d Decision) {
 		written := 0
 		for _, w := range writes {
 			written += len(w.EventIDs)
-			e.scheduleDeadLetter(rs, route, w, 0, time.Time{}, route.DeadLetter.Delay)
+			e.scheduleDeadLetter(rs, route, w, d.Reason, 0, time.Time{}, route.DeadLetter.Delay)
 		}
 		if written != len(b.Items) && !route.DeadLetter.HandsOff {
 			// A builder that writes fewer events than it was given leaves
@@ -730,8 +730,9 @@ func (e *Engine) DeadLetterSettled(id string, n int, dropReason string) {
 }
 
 // scheduleDeadLetter writes w after wait, retrying on the route's
-// write-retry schedule while the sink fails.
-func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, failures int, failingSince time.Time, wait time.Duration) {
+// write-retry schedule while the sink fails. reason, why the events were
+// given up, is the dead-letter entry's outcome, as it is a drop's.
+func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, reason string, failures int, failingSince time.Time, wait time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if rs.writes == nil { // reset: nothing is written any more
@@ -755,7 +756,7 @@ func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, 
 		case err == nil:
 			e.journal.Append(Entry{
 				Time: now, Kind: KindDeadLetter, Route: route.ID, Labels: route.Labels,
-				EventIDs: w.EventIDs, Destination: w.Destination, Body: w.Body,
+				EventIDs: w.EventIDs, Outcome: reason, Destination: w.Destination, Body: w.Body,
 			})
 			e.mu.Lock()
 			rs.awaitingEvents -= len(w.EventIDs)
@@ -777,7 +778,7 @@ func (e *Engine) scheduleDeadLetter(rs *routeState, route *Route, w DeadLetter, 
 					fmt.Sprintf("dead-letter write failed %d time(s) over %s: %v", failures, now.Sub(failingSince), err), true)
 				return
 			}
-			e.scheduleDeadLetter(rs, route, w, failures, failingSince, next)
+			e.scheduleDeadLetter(rs, route, w, reason, failures, failingSince, next)
 		}
 	})
 }

@@ -123,6 +123,10 @@ func TestGiveUpWritesDeadLetterAfterDelay(t *testing.T) {
 	if len(entries) != 1 || !entries[0].Time.Equal(t0.Add(time.Second+5*time.Minute)) {
 		t.Fatalf("dead-letter journal = %+v", entries)
 	}
+	// The entry says why, as a drop's does.
+	if entries[0].Outcome != "MaxDeliveryAttemptsExceeded" {
+		t.Fatalf("the dead letter's outcome is %q, want the reason MaxDeliveryAttemptsExceeded", entries[0].Outcome)
+	}
 }
 
 type flakySink struct {

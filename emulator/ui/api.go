@@ -110,6 +110,11 @@ func (a *api) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if offset < len(kept) {
 		for _, e := range kept[offset:min(len(kept), offset+limit)] {
 			e.describe()
+			if e.Routes == nil {
+				// An event no route took (a topic without subscriptions)
+				// has an empty list, never null.
+				e.Routes = []RouteOutcome{}
+			}
 			out.Events = append(out.Events, *e)
 		}
 	}
