@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -122,9 +123,17 @@ func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		}
 		by = d
 	case !req.To.IsZero():
-		by = req.To.Sub(s.virtual.Now())
+		now := s.virtual.Now()
+		by = req.To.Sub(now)
 		if by < 0 {
-			inspectError(w, http.StatusBadRequest, `"to" (%s) is before the clock (%s)`, req.To.UTC().Format(time.RFC3339Nano), s.virtual.Now().UTC().Format(time.RFC3339Nano))
+			inspectError(w, http.StatusBadRequest, `"to" (%s) is before the clock (%s)`, req.To.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano))
+			return
+		}
+		if !now.Add(by).Equal(req.To) {
+			// Sub saturates at the longest Duration (about 292 years): the
+			// clock would stop short of "to" while answering 200.
+			inspectError(w, http.StatusBadRequest, `"to" (%s) is more than %s after the clock (%s), the most one advance can move it`,
+				req.To.UTC().Format(time.RFC3339Nano), time.Duration(math.MaxInt64), now.UTC().Format(time.RFC3339Nano))
 			return
 		}
 	default:

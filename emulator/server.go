@@ -85,14 +85,32 @@ func Start(opts Options) (*Server, error) {
 	}
 	if topo != nil {
 		// After listen: topic endpoints are built from the TLS listener's address.
-		// The topology is the operator's own configuration: it goes past
-		// the token check, which --strict-auth would otherwise apply to it.
-		if err := topo.Apply(context.Background(), recoverPanics(s.log, s.router)); err != nil {
+		operator, err := s.asOperator(s.router)
+		if err == nil {
+			err = topo.Apply(context.Background(), recoverPanics(s.log, operator))
+		}
+		if err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// asOperator sends requests to next with an ARM token of the emulator's own
+// authority: the topology file is the operator's configuration, so
+// --strict-auth admits its requests as it admits any client the authority
+// issued a token to, through the same check on every route.
+func (s *Server) asOperator(next http.Handler) (http.Handler, error) {
+	const tenant = "gridbridge-operator"
+	token, _, err := s.entra.Issue("https://localhost/"+tenant+"/v2.0", tenant, "gridbridge-topology", entra.AudienceARM)
+	if err != nil {
+		return nil, fmt.Errorf("signing the topology's requests: %w", err)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set("Authorization", "Bearer "+token)
+		next.ServeHTTP(w, r)
+	}), nil
 }
 
 func newServer(opts Options) (*Server, error) {
@@ -142,6 +160,9 @@ func newServer(opts Options) (*Server, error) {
 	s.registerInspection(inspection)
 	s.entra = entra.New(entra.Config{Now: s.clock.Now})
 	s.entra.Register(s.router)
+	// Tokens are checked per route, by the plane its handler serves
+	// (entra.OnPlane), after the router has chosen it.
+	s.router.Use(s.entra.Middleware(opts.StrictAuth))
 	ui.Register(inspection, ui.Source{Journal: s.journal, Virtual: s.virtual})
 	faces, err := s.newFaces()
 	if err != nil {
@@ -224,7 +245,7 @@ func (s *Server) Handler() http.Handler {
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.entra.Guard(s.router, s.opts.StrictAuth, eventgrid.TokenPlane))))
+	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router)))
 }
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000".

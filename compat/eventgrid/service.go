@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/basicarm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/publish"
@@ -64,12 +65,12 @@ func New(cfg Config) *Service {
 // validation URL on r. The emulator mounts the same router on its HTTP and
 // TLS listeners.
 func (s *Service) Register(r *mux.Router) {
-	r.Path("/topics/{topic}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	r.Path("/topics/{topic}/api/events").Handler(entra.OnPlane(entra.EventGridPlane(), http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.publish.Serve(w, req, mux.Vars(req)["topic"])
-	})
-	r.Path("/domains/{domain}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	})))
+	r.Path("/domains/{domain}/api/events").Handler(entra.OnPlane(entra.EventGridPlane(), http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.publish.ServeDomain(w, req, mux.Vars(req)["domain"])
-	})
+	})))
 	r.Path("/eventsubscriptions/{name}/validate").Methods(http.MethodGet, http.MethodPost).
 		HandlerFunc(s.serveManualValidation)
 	s.arm.Mount(r)

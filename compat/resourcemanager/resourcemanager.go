@@ -22,6 +22,8 @@ import (
 	"sync"
 
 	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
@@ -63,7 +65,7 @@ func (s *Service) Reset() {
 // Register mounts the service; it matches only the paths it serves, so
 // faces with more specific ARM paths may be registered before or after it.
 func (s *Service) Register(r *mux.Router) {
-	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { _, ok := parse(req); return ok }).Handler(s)
+	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { _, ok := parse(req); return ok }).Handler(entra.OnPlane(entra.ARMPlane(), s))
 }
 
 // RegisterInspection mounts nothing: resource groups and subscriptions are

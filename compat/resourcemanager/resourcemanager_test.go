@@ -15,6 +15,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resources/armresources"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resources/armsubscriptions"
 	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/entra"
 )
 
 type staticToken struct{}
@@ -26,6 +28,7 @@ func (staticToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore
 func start(t *testing.T) *arm.ClientOptions {
 	t.Helper()
 	r := mux.NewRouter()
+	r.Use(entra.New(entra.Config{Now: time.Now}).Middleware(false)) // as the emulator's router
 	New().Register(r)
 	srv := httptest.NewTLSServer(r)
 	t.Cleanup(srv.Close)

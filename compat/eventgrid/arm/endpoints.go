@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/entra"
 )
 
 // Endpoint is one row of a face's table: a method, a path template and the
@@ -106,9 +108,11 @@ func NewTable(opts Options, endpoints ...Endpoint) *Table {
 	return t
 }
 
-// Mount claims the table's paths on r.
+// Mount claims the table's paths on r, on Azure Resource Manager's token
+// plane: whatever spelling of a path the table takes, its tokens are
+// checked as ARM's.
 func (t *Table) Mount(r *mux.Router) {
-	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return t.Matches(req) }).Handler(t)
+	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return t.Matches(req) }).Handler(entra.OnPlane(entra.ARMPlane(), t))
 }
 
 // Matches reports whether r's path is one of the table's, whatever the
