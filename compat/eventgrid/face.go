@@ -30,7 +30,7 @@ type FaceConfig struct {
 	PublicTLSBaseURL func() string
 	// HTTPClient makes webhook deliveries and validation handshakes; it
 	// should trust the certificates of https webhooks. Basic topics never
-	// follow redirects. nil means http.DefaultClient.
+	// follow redirects. Required.
 	HTTPClient *http.Client
 	// AzureStorage holds the --azure-storage connection strings. Dead-letter
 	// blobs go into these accounts (D-SINKS); none keeps dead letters in
