@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/blobevents"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"

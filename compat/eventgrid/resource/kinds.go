@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // ResourceType says which Event Grid resource a Topic value stands for. Domains,

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/filter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
