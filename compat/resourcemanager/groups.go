@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gridbridge/gridbridge/compat/azure/arm"
-	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
 type group struct {
@@ -86,8 +85,7 @@ func readGroup(r *arm.Request, ref groupRef) (groupBody, *arm.Error) {
 		return body, aerr
 	}
 	if err := json.Unmarshal(raw, &body); err != nil {
-		return body, &arm.Error{Status: http.StatusBadRequest, Code: arm.CodeInvalidRequestContent,
-			Message: "The request content was invalid and could not be deserialized: " + jsonerr.Describe(err, nil, nil) + "."}
+		return body, arm.BadContent(err)
 	}
 	return body, nil
 }
