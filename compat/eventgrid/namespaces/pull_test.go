@@ -252,7 +252,7 @@ func TestDeletingASubscriptionDropsWhatItHeld(t *testing.T) {
 	}
 }
 
-// Issue 10 item 4: a queue subscription is accounted without the journal:
+// A queue subscription is accounted without the journal:
 // queued = acknowledged + deadLettered + dropped + awaitingDeadLetter +
 // available + locked + delayed at every checkpoint.
 func TestQueueSubscriptionMetricsAccountForEveryEvent(t *testing.T) {

@@ -164,7 +164,7 @@ func TestPushRetriesExhaustedDeadLetter(t *testing.T) {
 		t.Fatalf("record %+v", rec)
 	}
 	// The face's own dead-letter writer reports back to the engine, so the
-	// route's books balance (issue 10 item 4).
+	// route's books balance.
 	m, ok := h.engine.RouteMetrics(entry.Route)
 	if !ok || m.Queued != 1 || m.DeadLettered != 1 || m.AwaitingDeadLetter != 0 || m.Dropped != 0 || m.Retrying+m.Pending+m.InFlight != 0 {
 		t.Fatalf("route metrics %+v", m)

@@ -104,7 +104,7 @@ func readBody(r *http.Request, limit int) ([]byte, error) {
 		// The body's events are kept for as long as they wait (each
 		// event's Raw is a piece of it): read it into a buffer of its
 		// exact size, not one grown by doubling with up to a quarter to
-		// spare (issue 10: memory per pending event).
+		// spare (memory per pending event).
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r.Body, b); err != nil {
 			return nil, err

@@ -48,7 +48,7 @@ type DeliveryWithResourceIdentity struct {
 	Destination *Destination    `json:"destination,omitempty"`
 }
 
-// Limits of webhook destinations [DOC].
+// Limits of webhook destinations (Azure's namespace docs).
 const (
 	maxDeliveryAttributes  = 10
 	maxAttributeValueBytes = 4096
