@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // WriteUnserved answers a request no face of the emulator serves in ARM's
@@ -28,7 +30,7 @@ func WriteUnserved(w http.ResponseWriter, r *http.Request, status int, code, mes
 		}
 	}
 	w.Header().Set("x-ms-request-id", uuid.NewString())
-	writeError(w, status, code, message)
+	arm.WriteError(w, &arm.Error{Status: status, Code: code, Message: message})
 }
 
 const eventGridNamespace = "Microsoft.EventGrid"

@@ -7,12 +7,12 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/entra"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-// ARM path templates (compat/eventgrid/arm matches their literals in any
+// ARM path templates (compat/azure/arm matches their literals in any
 // case, as ARM does).
 const (
 	azureSubscription = "/subscriptions/{subscriptionId}"
