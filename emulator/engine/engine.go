@@ -28,9 +28,6 @@ type Engine struct {
 
 	mu     sync.Mutex
 	routes map[string]*routeState
-	// seq orders retries due at the same instant on clocks that do not
-	// number their timers (retryqueue.go).
-	seq uint64
 }
 
 // Drop reasons the engine itself produces.

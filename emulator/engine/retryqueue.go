@@ -8,8 +8,7 @@ import (
 
 // A route's retries wait in one queue, soonest first, served by one clock
 // timer armed for the soonest: a backlog of failing events costs a queue
-// entry per waiting batch, not a timer, a closure and a map entry each
-// (issue 10: memory per pending event).
+// entry per waiting batch, not a timer, a closure and a map entry each.
 //
 // On the virtual clock the queue keeps the clock's order: each retry takes
 // the clock's next sequence number when it is scheduled, as a timer of its
@@ -55,20 +54,11 @@ func (h *retryHeap) Pop() any {
 	return e
 }
 
-// timerSeqLocked is the sequence number a timer scheduled now would take.
-func (e *Engine) timerSeqLocked() uint64 {
-	if vc, ok := e.clock.(*VirtualClock); ok {
-		return vc.nextSeq()
-	}
-	e.seq++
-	return e.seq
-}
-
 // scheduleRetryLocked queues b for a retry after wait.
 func (e *Engine) scheduleRetryLocked(rs *routeState, b *Batch, wait time.Duration) {
 	due := e.clock.Now().Add(max(wait, 0)).Sub(e.epoch)
 	q := &rs.retryQ
-	heap.Push(&q.entries, retryEntry{due: int64(due), seq: e.timerSeqLocked(), b: b})
+	heap.Push(&q.entries, retryEntry{due: int64(due), seq: e.clock.nextSeq(), b: b})
 	if q.entries[0].b == b {
 		e.armRetryLocked(rs, wait <= 0)
 	}
@@ -92,11 +82,11 @@ func (e *Engine) armRetryLocked(rs *routeState, now bool) {
 	next := q.entries[0]
 	when := e.epoch.Add(time.Duration(next.due))
 	q.armed = token
-	if vc, ok := e.clock.(*VirtualClock); ok && !now {
-		q.timer = vc.afterFuncAt(when, next.seq, fire)
+	if now {
+		q.timer = e.clock.AfterFunc(when.Sub(e.clock.Now()), fire)
 		return
 	}
-	q.timer = e.clock.AfterFunc(when.Sub(e.clock.Now()), fire)
+	q.timer = e.clock.afterFuncAt(when, next.seq, fire)
 }
 
 // retryTimerFired takes the route's soonest retry off its queue, if due,
