@@ -141,3 +141,40 @@ func (e *Engine) clearRetriesLocked(rs *routeState) []*Batch {
 	rs.retryQ = retryQueue{}
 	return batches
 }
+
+// retryDueLocked runs when a scheduled retry comes due, with the engine's
+// lock held, which it releases. The retry policy judges the batch now, at
+// its scheduled attempt (EG-14), even when the route is held: a hold never
+// keeps an expired event alive.
+func (e *Engine) retryDueLocked(rs *routeState, b *Batch) {
+	route := rs.route
+	now := e.clock.Now()
+	d := route.Retry.BeforeRetry(b, now)
+	if d.Action != Proceed && d.Action != Retry {
+		rs.retryingEvents -= len(b.Items)
+		e.endLocked(rs, b, d)
+		e.mu.Unlock()
+		e.giveUp(rs, route, b, d)
+		return
+	}
+	if now.Before(rs.heldUntil) {
+		// The route is on hold: the retry waits for the hold to end, when
+		// it is judged again (EG-10: a retry slot inside a hold is skipped).
+		rs.deferred = append(rs.deferred, b)
+		e.deferLocked(rs, now)
+		e.mu.Unlock()
+		return
+	}
+	if wait := paced(route, now); wait > 0 {
+		// Over the rate: the retry waits its turn on the clock.
+		e.scheduleRetryLocked(rs, b, wait)
+		e.mu.Unlock()
+		return
+	}
+	rs.retryingEvents -= len(b.Items)
+	rs.inFlightEvents += len(b.Items)
+	e.mu.Unlock()
+	// Its own task, which can say when it waits for the endpoint (the
+	// timer's task ends once this one is counted).
+	e.goAttempts(func(m outsideMark) { e.attempt(rs, b, false, m) })
+}

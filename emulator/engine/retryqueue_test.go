@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,5 +167,37 @@ func TestRetriesOnAScaledClock(t *testing.T) {
 	// follow its entry, and nothing on real time waits for them).
 	if m, _ := e.RouteMetrics("r"); m.Attempts != 2*n || m.Retries != n || m.Retrying != 0 {
 		t.Fatalf("metrics %+v: want %d events retried once each", m, n)
+	}
+}
+
+func TestRetriesLandAtScheduledCloudTimes(t *testing.T) {
+	t.Parallel()
+	e, clock := newEngine(t)
+	var calls atomic.Int32
+	e.PutRoute(&engine.Route{ID: "r", Retry: fixedPolicy{10 * time.Second, 5},
+		Destination: engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome {
+			if calls.Add(1) < 3 {
+				return engine.Outcome{Name: "Busy", Status: 503}
+			}
+			return engine.Outcome{OK: true}
+		})})
+	_ = e.Enqueue("r", &engine.Item{ID: "e1"})
+	waitKind(t, e, engine.KindAttempt, 1)
+	clock.Advance(time.Minute)
+	attempts := e.Journal().Query(engine.Filter{Kind: engine.KindAttempt})
+	want := []time.Duration{0, 10 * time.Second, 20 * time.Second}
+	if len(attempts) != len(want) {
+		t.Fatalf("got %d attempts, want %d: %+v", len(attempts), len(want), attempts)
+	}
+	for i, a := range attempts {
+		if got := a.Time.Sub(t0); got != want[i] {
+			t.Errorf("attempt %d at +%v, want +%v", i+1, got, want[i])
+		}
+		if a.Attempt != i+1 {
+			t.Errorf("attempt number %d, want %d", a.Attempt, i+1)
+		}
+	}
+	if n := len(e.Journal().Query(engine.Filter{Kind: engine.KindDelivered})); n != 1 {
+		t.Fatalf("delivered %d times, want 1", n)
 	}
 }
