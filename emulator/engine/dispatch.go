@@ -55,10 +55,7 @@ func (e *Engine) dispatch(rs *routeState) {
 	if !held {
 		rs.release = len(rs.pending)
 	}
-	limit := rs.route.Concurrency
-	if limit <= 0 {
-		limit = defaultConcurrency
-	}
+	limit := concurrency(rs.route)
 	var ended []ending
 	for len(rs.pending) > 0 && rs.inflight < limit && rs.release > 0 {
 		if wait := paced(rs.route, now); wait > 0 {
@@ -115,6 +112,15 @@ func takeBatch(queue *[]*Item, r *Route) []*Item {
 		*queue = nil
 	}
 	return batch
+}
+
+// concurrency is how many first-attempt batches r has in flight at most,
+// and how many retries released together go at once.
+func concurrency(r *Route) int {
+	if r.Concurrency > 0 {
+		return r.Concurrency
+	}
+	return defaultConcurrency
 }
 
 // paced asks the route's Pace, if any, how long its next attempt waits.

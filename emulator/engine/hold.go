@@ -107,10 +107,7 @@ func (e *Engine) endHold(rs *routeState) {
 		e.giveUp(rs, route, g.b, g.d)
 	}
 	// The released retries go at the route's concurrency, not all at once.
-	workers := route.Concurrency
-	if workers <= 0 {
-		workers = defaultConcurrency
-	}
+	workers := concurrency(route)
 	for w := 0; w < workers && w < len(released); w++ {
 		e.goAttempts(func(m outsideMark) {
 			for i := w; i < len(released); i += workers {
