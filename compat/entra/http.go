@@ -1,7 +1,6 @@
 package entra
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // Register mounts the authority's endpoints on r. Register it before routes
@@ -51,7 +51,7 @@ func (a *Authority) serveMetadata(w http.ResponseWriter, r *http.Request) {
 	if strings.EqualFold(tenant, adfs) {
 		token, authorize, keys = b+"/oauth2/token", b+"/oauth2/authorize", b+"/discovery/keys"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	httpjson.Write(w, http.StatusOK, map[string]any{
 		"issuer":                                issuer(r, tenant),
 		"token_endpoint":                        token,
 		"authorization_endpoint":                authorize,
@@ -64,16 +64,16 @@ func (a *Authority) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		"scopes_supported":                      []string{"openid"},
 		"tenant_region_scope":                   nil,
 		"cloud_instance_name":                   "gridbridge.local",
-	})
+	}, httpjson.EscapeHTML())
 }
 
 func (a *Authority) serveKeys(w http.ResponseWriter, _ *http.Request) {
 	set, err := a.jwks()
 	if err != nil {
-		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "server_error", "error_description": err.Error()})
+		httpjson.Write(w, http.StatusInternalServerError, map[string]string{"error": "server_error", "error_description": err.Error()}, httpjson.EscapeHTML())
 		return
 	}
-	writeJSON(w, http.StatusOK, set)
+	httpjson.Write(w, http.StatusOK, set, httpjson.EscapeHTML())
 }
 
 // serveToken answers the client-credentials grant with a client secret (or
@@ -122,13 +122,13 @@ func (a *Authority) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	lifetime := int64(expires.Sub(a.cfg.Now()).Round(time.Second) / time.Second)
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{
+	httpjson.Write(w, http.StatusOK, map[string]any{
 		"token_type":     "Bearer",
 		"expires_in":     lifetime,
 		"ext_expires_in": lifetime,
 		"access_token":   token,
 		"resource":       audience,
-	})
+	}, httpjson.EscapeHTML())
 }
 
 // audienceOf reads the resource from a v2 scope list ("<resource>/.default",
@@ -155,7 +155,7 @@ func tokenError(w http.ResponseWriter, status int, code string, aadsts int, mess
 	if aadsts != 0 {
 		body["error_codes"] = []int{aadsts}
 	}
-	writeJSON(w, status, body)
+	httpjson.Write(w, status, body, httpjson.EscapeHTML())
 }
 
 // Plane is what a request is for: Audiences lists the token audiences it
@@ -200,9 +200,9 @@ type planeHandler struct {
 }
 
 func (h *planeHandler) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusInternalServerError, map[string]any{"error": map[string]string{
+	httpjson.Write(w, http.StatusInternalServerError, map[string]any{"error": map[string]string{
 		"code": "InternalServerError", "message": "GridBridge routed this request to a handler of the " + h.plane.Name +
-			" plane without its token check; nothing was done."}})
+			" plane without its token check; nothing was done."}}, httpjson.EscapeHTML())
 }
 
 // PlaneOf is the plane h was marked with by OnPlane, or nil.
@@ -274,11 +274,5 @@ func (a *Authority) admit(w http.ResponseWriter, r *http.Request, plane *Plane, 
 // uses the same {"error":{"code","message"}} body) and a bearer challenge.
 func refuse(w http.ResponseWriter, r *http.Request, code, message string) {
 	w.Header().Set("WWW-Authenticate", `Bearer authorization_uri="`+base(r)+`/common", error="invalid_token", error_description="`+code+`"`)
-	writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]string{"code": code, "message": message}})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	httpjson.Write(w, http.StatusUnauthorized, map[string]any{"error": map[string]string{"code": code, "message": message}}, httpjson.EscapeHTML())
 }
