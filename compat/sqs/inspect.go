@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // RegisterInspection mounts SQS's part of the inspection API on r, the
@@ -31,7 +32,7 @@ type MessageView struct {
 // storeOrConflict answers 409 when SQS is a real server.
 func (s *Service) storeOrConflict(w http.ResponseWriter) bool {
 	if s.store == nil {
-		engine.WriteInspectionError(w, http.StatusConflict, "SQS targets and dead-letter queues go to %s; read them with the SQS SDK", s.endpoint)
+		httpjson.Error(w, http.StatusConflict, "SQS targets and dead-letter queues go to %s; read them with the SQS SDK", s.endpoint)
 		return false
 	}
 	return true
@@ -49,7 +50,7 @@ func (s *Service) handleQueues(w http.ResponseWriter, _ *http.Request) {
 	for _, arn := range s.store.Queues() {
 		out = append(out, queue{ARN: arn, Messages: len(s.store.Messages(arn))})
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"queues": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"queues": out})
 }
 
 // handleMessages lists ?queue=<arn>'s messages, oldest first, without
@@ -60,7 +61,7 @@ func (s *Service) handleMessages(w http.ResponseWriter, r *http.Request) {
 	}
 	arn := r.URL.Query().Get("queue")
 	if arn == "" {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "give the queue ARN: ?queue=arn:aws:sqs:<region>:<account>:<name>")
+		httpjson.Error(w, http.StatusBadRequest, "give the queue ARN: ?queue=arn:aws:sqs:<region>:<account>:<name>")
 		return
 	}
 	out := []MessageView{}
@@ -68,5 +69,5 @@ func (s *Service) handleMessages(w http.ResponseWriter, r *http.Request) {
 		out = append(out, MessageView{Body: engine.InlineBody(m.Body), Attributes: m.Attributes,
 			MessageGroupID: m.MessageGroupID, DeduplicationID: m.DeduplicationID})
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"messages": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"messages": out})
 }

@@ -150,9 +150,12 @@ func newFrame(log *slog.Logger) *frame.API {
 	}
 }
 
-// serve runs the action the request names.
+// serve runs the action the request names, if the request is signed.
 func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 	r, body := req.HTTP, req.Body
+	if !signed(r) {
+		return errMissingAuthentication()
+	}
 	jsonProtocol := isJSONProtocol(r)
 	vars := mux.Vars(r)
 	c := &call{ctx: r.Context(), caller: awsjson.CallerOf(r), base: baseURL(r), pathAccount: vars["account"], pathQueue: vars["queue"]}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // RegisterInspection mounts bus v2's part of the inspection API on r, the
@@ -19,7 +19,7 @@ func (s *Service) RegisterInspection(r *mux.Router) {
 // handleSubscribers reports every subscriber's counters (EB-D4):
 // EventsDropped, OnFailureDestinationFailed, deliveries, retries.
 func (s *Service) handleSubscribers(w http.ResponseWriter, _ *http.Request) {
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"subscribers": s.Metrics()})
+	httpjson.Write(w, http.StatusOK, map[string]any{"subscribers": s.Metrics()})
 }
 
 // handleDeliveryAttempts lists a subscriber's EVENT_DELIVERY_ATTEMPT log
@@ -27,8 +27,8 @@ func (s *Service) handleSubscribers(w http.ResponseWriter, _ *http.Request) {
 func (s *Service) handleDeliveryAttempts(w http.ResponseWriter, r *http.Request) {
 	arn := r.URL.Query().Get("subscriber")
 	if arn == "" {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "give the subscriber ARN: ?subscriber=arn:aws:events:<region>:<account>:subscriber/<name>/<id>")
+		httpjson.Error(w, http.StatusBadRequest, "give the subscriber ARN: ?subscriber=arn:aws:events:<region>:<account>:subscriber/<name>/<id>")
 		return
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"attempts": s.DeliveryAttempts(arn)})
+	httpjson.Write(w, http.StatusOK, map[string]any{"attempts": s.DeliveryAttempts(arn)})
 }
