@@ -1,7 +1,7 @@
 # GridBridge emulator image: a static binary on a distroless base, non-root.
 # Build: docker build -t gridbridge .
 # Run:   docker run --rm -p 4080:4080 -p 4443:4443 gridbridge
-FROM golang:1.26 AS build
+FROM golang:1.26.8 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
