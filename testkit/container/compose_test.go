@@ -76,10 +76,9 @@ func compose(t *testing.T, tool []string, env []string, args ...string) string {
 }
 
 // Every Compose on the machine accepts the default file and each override
-// on top of it.
-func TestComposeFilesAreValid_Container(t *testing.T) {
+// on top of it (no engine is needed for that).
+func TestComposeFilesAreValid(t *testing.T) {
 	t.Parallel()
-	container.SkipIfNoDocker(t)
 	for _, tool := range composeTools(t) {
 		for _, files := range append([][]string{{composeFile}}, overrideSets()...) {
 			var args []string
