@@ -69,6 +69,8 @@ func TestCompatibility(t *testing.T) {
 	emu.sqsAPI = own.Endpoints["http"]
 	emu.sqsServed = probe(t, http.MethodPost, emu.sqsAPI+"/", map[string]string{
 		"X-Amz-Target": "AmazonSQS.ListQueues", "Content-Type": "application/x-amz-json-1.0",
+		// GridBridge checks no signature but serves no SQS request without one.
+		"Authorization": "AWS4-HMAC-SHA256 Credential=000000000000/20260301/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=x",
 	}, "{}")
 	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v, SQS served: %v",
 		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces, emu.sqsServed)

@@ -32,7 +32,7 @@ import (
 // and probation held the subscription (EG-17, EG-18).
 //
 // With the defaults every event ends within its TTL plus one retry interval
-// (24 h + 12 h, issue 10 item 2); without probation the schedule's jitter
+// (24 h + 12 h); without probation the schedule's jitter
 // (EG-9) may add up to 5 % to each of the ten waits, so the bound is 48 h.
 func TestBacklogOnAFailingWebhookEndsWithDefaultFlags(t *testing.T) {
 	t.Parallel()
@@ -124,8 +124,8 @@ func failingEndpoint(t testing.TB) string {
 
 // BenchmarkBacklogRSSAfter12h is the reproduction's memory: the binary's
 // resident memory idle, then after 10,000 events on the always-500 webhook
-// have been retried for 12 cloud hours, per event still pending (issue 10:
-// ≤ 2 KiB; issue 17: the whole process under ~100 MB).
+// have been retried for 12 cloud hours, per event still pending (the target:
+// ≤ 2 KiB, and the whole process under ~100 MB).
 func BenchmarkBacklogRSSAfter12h(b *testing.B) {
 	for _, flags := range [][]string{{"--clock", "virtual"}, {"--clock", "virtual", "--no-probation"}} {
 		b.Run(map[bool]string{true: "default-flags", false: "no-probation"}[len(flags) == 2], func(b *testing.B) {
@@ -144,7 +144,7 @@ func BenchmarkBacklogRSSAfter12h(b *testing.B) {
 				pending = m.Pending + m.Retrying + m.InFlight + m.AwaitingDeadLetter
 				loaded = residentMB(b, proc)
 				cpu = cpuSeconds(b, proc)
-				// Issue 10 item 6: reset gives the memory back.
+				// A reset gives the memory back.
 				if err := emu.Inspector().Reset(context.Background()); err != nil {
 					b.Fatal(err)
 				}
@@ -163,7 +163,7 @@ func BenchmarkBacklogRSSAfter12h(b *testing.B) {
 // BenchmarkPendingRSS100k: 100,000 events held pending (delayed delivery
 // holds the failing subscription after its first events fail; default
 // flags), the binary's resident memory per pending event beside its idle
-// size (issue 10: ≤ 150 MB in all).
+// size (the target: ≤ 150 MB in all).
 func BenchmarkPendingRSS100k(b *testing.B) {
 	const events = 100_000
 	var idle, loaded float64

@@ -21,7 +21,7 @@ import (
 // The Event Grid rule tests (eventgrid_rules_*_test.go) drive GridBridge
 // only through the official SDKs (armeventgrid, azeventgrid, azblob,
 // azqueue) and the testkit, on the virtual clock: each proves one rule of
-// shared/spec/BEHAVIOUR.md, named in the test.
+// docs/behaviour.md, named in the test.
 
 // egTopic creates an Event Grid topic with the given input schema.
 func egTopic(t *testing.T, emu *testkit.Emulator, name string, schema armeventgrid.InputSchema) armeventgrid.Topic {

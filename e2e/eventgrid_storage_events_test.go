@@ -107,6 +107,48 @@ func TestStorageSystemTopicBlobEventsFromAzuriteAgainstBinary(t *testing.T) {
 	}
 }
 
+// Deleting a container raises no BlobDeleted for its blobs, as in Azure,
+// where BlobDeleted is raised by DeleteBlob only. A blob written in the
+// same scan to another container still raises its BlobCreated.
+func TestDeletingAContainerRaisesNoBlobDeleted(t *testing.T) {
+	t.Parallel()
+	az := newAzurite(t)
+	gone, other := az.newContainer(t), az.newContainer(t)
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation", "--azure-storage", az.conn)
+	emu := testkit.Connect(t, proc.Endpoints["http"])
+	ctx := context.Background()
+	emu.CreateStorageSystemTopic("containers", "devstoreaccount1")
+	hook := fakes.NewWebhook(t)
+	subscribeToContainer(t, emu, "containers", "gone", hook.URL(), gone)
+	subscribeToContainer(t, emu, "containers", "other", hook.URL(), other)
+
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		if _, err := az.client.UploadBuffer(ctx, gone, name, []byte(name), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	emu.SyncStorageEvents()
+	emu.WaitForDeliveries(testkit.Filter{Subscription: "gone"}, 3)
+
+	if _, err := az.client.DeleteContainer(ctx, gone, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := az.client.UploadBuffer(ctx, other, "marker.txt", []byte("m"), nil); err != nil {
+		t.Fatal(err)
+	}
+	emu.SyncStorageEvents()
+	emu.WaitForDeliveries(testkit.Filter{Subscription: "other"}, 1)
+	emu.Settle()
+	for _, ev := range hook.Events() {
+		if ev.Type == "Microsoft.Storage.BlobDeleted" {
+			t.Errorf("a BlobDeleted for a blob of the deleted container: %s", ev.Subject)
+		}
+	}
+	if n := len(hook.Events()); n != 4 {
+		t.Errorf("%d events, want 3 BlobCreated of the deleted container's blobs and 1 of the marker", n)
+	}
+}
+
 // EG-25: a dead-letter blob GridBridge writes raises a BlobCreated too.
 func TestEG25_DeadLetterBlobRaisesBlobCreated(t *testing.T) {
 	t.Parallel()

@@ -25,7 +25,7 @@ func offWindow() *schedtypes.FlexibleTimeWindow {
 	return &schedtypes.FlexibleTimeWindow{Mode: schedtypes.FlexibleTimeWindowModeOff}
 }
 
-// TestSchedulerAgainstBinary is issue 15's acceptance, through the Go SDK
+// TestSchedulerAgainstBinary drives EventBridge Scheduler through the Go SDK
 // against the built binary on a virtual clock with the in-memory SQS.
 func TestSchedulerAgainstBinary(t *testing.T) {
 	t.Parallel()

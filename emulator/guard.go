@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"mime"
 	"net"
@@ -9,6 +8,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // The emulator runs beside a developer's browser. Two checks keep a web page
@@ -171,8 +172,6 @@ func isJSON(contentType string) bool {
 }
 
 func writeGuardError(w http.ResponseWriter, status int, code, message string) {
-	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": message}})
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	httpjson.Write(w, status, map[string]any{"error": map[string]string{"code": code, "message": message}},
+		httpjson.EscapeHTML(), httpjson.NoNewline())
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
@@ -37,12 +39,12 @@ func (s *Server) registerInspection(r *mux.Router) {
 	r.HandleFunc("/faults/{id}", s.handleFaultRemove).Methods(http.MethodDelete)
 	r.HandleFunc("/reset", s.handleReset).Methods(http.MethodPost)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		inspectError(w, http.StatusNotFound, "no inspection endpoint %s %s; see the README's inspection API table", r.Method, r.URL.Path)
+		httpjson.Error(w, http.StatusNotFound, "no inspection endpoint %s %s; see the README's inspection API table", r.Method, r.URL.Path)
 	})
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	httpjson.Write(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // InfoView is GET /_emulator/info: how to reach this emulator.
@@ -59,7 +61,7 @@ type InfoView struct {
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, InfoView{
+	httpjson.Write(w, http.StatusOK, InfoView{
 		HTTP: s.URL(), HTTPS: s.TLSURL(), Clock: s.clock.Mode(), Seed: s.opts.Seed,
 		AzureStorageAccounts: s.storageAccounts, SQSEndpoint: s.opts.SQSEndpoint,
 	})
@@ -92,13 +94,13 @@ func (s *Server) clockView() ClockView {
 }
 
 func (s *Server) handleClock(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, s.clockView())
+	httpjson.Write(w, http.StatusOK, s.clockView())
 }
 
 // handleAdvance moves a virtual clock: {"by":"90s"} or {"to":"<RFC3339>"}.
 func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 	if s.virtual == nil {
-		inspectError(w, http.StatusConflict, "the clock is %q; only a virtual clock (--clock virtual) can be advanced", s.clock.Mode())
+		httpjson.Error(w, http.StatusConflict, "the clock is %q; only a virtual clock (--clock virtual) can be advanced", s.clock.Mode())
 		return
 	}
 	var req struct {
@@ -106,29 +108,37 @@ func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		To time.Time `json:"to"`
 	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {
-		inspectError(w, http.StatusBadRequest, `body must be JSON like {"by":"90s"}: %s`, jsonerr.Describe(err, nil, nil))
+		httpjson.Error(w, http.StatusBadRequest, `body must be JSON like {"by":"90s"}: %s`, jsonerr.Describe(err, nil, nil))
 		return
 	}
 	var by time.Duration
 	switch {
 	case req.By != "" && !req.To.IsZero():
-		inspectError(w, http.StatusBadRequest, `give "by" or "to", not both`)
+		httpjson.Error(w, http.StatusBadRequest, `give "by" or "to", not both`)
 		return
 	case req.By != "":
 		d, err := time.ParseDuration(req.By)
 		if err != nil || d < 0 {
-			inspectError(w, http.StatusBadRequest, `"by" must be a non-negative Go duration such as "90s" or "24h": %q`, req.By)
+			httpjson.Error(w, http.StatusBadRequest, `"by" must be a non-negative Go duration such as "90s" or "24h": %q`, req.By)
 			return
 		}
 		by = d
 	case !req.To.IsZero():
-		by = req.To.Sub(s.virtual.Now())
+		now := s.virtual.Now()
+		by = req.To.Sub(now)
 		if by < 0 {
-			inspectError(w, http.StatusBadRequest, `"to" (%s) is before the clock (%s)`, req.To.UTC().Format(time.RFC3339Nano), s.virtual.Now().UTC().Format(time.RFC3339Nano))
+			httpjson.Error(w, http.StatusBadRequest, `"to" (%s) is before the clock (%s)`, req.To.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano))
+			return
+		}
+		if !now.Add(by).Equal(req.To) {
+			// Sub saturates at the longest Duration (about 292 years): the
+			// clock would stop short of "to" while answering 200.
+			httpjson.Error(w, http.StatusBadRequest, `"to" (%s) is more than %s after the clock (%s), the most one advance can move it`,
+				req.To.UTC().Format(time.RFC3339Nano), time.Duration(math.MaxInt64), now.UTC().Format(time.RFC3339Nano))
 			return
 		}
 	default:
-		inspectError(w, http.StatusBadRequest, `body must say how far to move, e.g. {"by":"90s"}`)
+		httpjson.Error(w, http.StatusBadRequest, `body must say how far to move, e.g. {"by":"90s"}`)
 		return
 	}
 	started := time.Now()
@@ -136,7 +146,7 @@ func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
 	if s.opts.AfterAdvance != nil {
 		s.opts.AfterAdvance(time.Since(started))
 	}
-	writeJSON(w, http.StatusOK, s.clockView())
+	httpjson.Write(w, http.StatusOK, s.clockView())
 }
 
 // EntryView is a journal entry as the inspection API shows it: bodies are
@@ -203,12 +213,12 @@ func (s *Server) journalView(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		f, err := filterFromQuery(kind, r.URL.Query())
 		if err != nil {
-			inspectError(w, http.StatusBadRequest, "%v", err)
+			httpjson.Error(w, http.StatusBadRequest, "%v", err)
 			return
 		}
 		entries, err := s.waitForEntries(r, f)
 		if err != nil {
-			inspectError(w, http.StatusBadRequest, "%v", err)
+			httpjson.Error(w, http.StatusBadRequest, "%v", err)
 			return
 		}
 		st := s.journal.Stats()
@@ -217,12 +227,12 @@ func (s *Server) journalView(kind string) http.HandlerFunc {
 }
 
 // writeJournalPage answers with a JournalPage, encoding one entry at a time
-// straight to w: a full journal (8 MiB of bodies by default) shows as tens
+// straight to w: a full journal (4 MiB of bodies by default) shows as tens
 // of megabytes of JSON, which building the page in memory first would hold
 // all at once, and the heap would keep after the read. The bytes are the
 // ones json.Encoder writes for the JournalPage value.
 func writeJournalPage(w http.ResponseWriter, entries []engine.Entry, discarded, lastSeq uint64) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", httpjson.ContentType)
 	w.WriteHeader(http.StatusOK)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -295,7 +305,7 @@ type MetricsView struct {
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	f, err := filterFromQuery("", r.URL.Query())
 	if err != nil {
-		inspectError(w, http.StatusBadRequest, "%v", err)
+		httpjson.Error(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	view := MetricsView{Journal: s.journal.Stats(), Routes: []engine.RouteMetrics{}}
@@ -310,7 +320,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 			view.Queues = append(view.Queues, m)
 		}
 	}
-	writeJSON(w, http.StatusOK, view)
+	httpjson.Write(w, http.StatusOK, view)
 }
 
 // routeMatches reports whether the route with id route and labels passes
@@ -328,7 +338,7 @@ func routeMatches(f engine.Filter, route string, labels map[string]string) bool 
 }
 
 func (s *Server) handleFaultsList(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"faults": s.engine.Faults().List()})
+	httpjson.Write(w, http.StatusOK, map[string]any{"faults": s.engine.Faults().List()})
 }
 
 func (s *Server) handleFaultAdd(w http.ResponseWriter, r *http.Request) {
@@ -336,24 +346,24 @@ func (s *Server) handleFaultAdd(w http.ResponseWriter, r *http.Request) {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		inspectError(w, http.StatusBadRequest, `body must be a fault rule like {"match":{"subscription":"s1"},"status":503,"count":3}: %s`, jsonerr.Describe(err, nil, nil))
+		httpjson.Error(w, http.StatusBadRequest, `body must be a fault rule like {"match":{"subscription":"s1"},"status":503,"count":3}: %s`, jsonerr.Describe(err, nil, nil))
 		return
 	}
 	if f.Status == 0 && f.Outcome == "" {
-		inspectError(w, http.StatusBadRequest, `a fault needs a "status" or an "outcome"`)
+		httpjson.Error(w, http.StatusBadRequest, `a fault needs a "status" or an "outcome"`)
 		return
 	}
 	if f.Count < 0 {
-		inspectError(w, http.StatusBadRequest, `"count" must be 0 (forever) or more`)
+		httpjson.Error(w, http.StatusBadRequest, `"count" must be 0 (forever) or more`)
 		return
 	}
 	// The status is recorded as the attempt's HTTP status and classified by
 	// the cloud's rules, so it must be one an endpoint could answer.
 	if f.Status != 0 && (f.Status < 100 || f.Status > 599) {
-		inspectError(w, http.StatusBadRequest, `"status" must be an HTTP status from 100 to 599 (or left out with an "outcome"); got %d`, f.Status)
+		httpjson.Error(w, http.StatusBadRequest, `"status" must be an HTTP status from 100 to 599 (or left out with an "outcome"); got %d`, f.Status)
 		return
 	}
-	writeJSON(w, http.StatusCreated, s.engine.Faults().Add(f))
+	httpjson.Write(w, http.StatusCreated, s.engine.Faults().Add(f))
 }
 
 func (s *Server) handleFaultsClear(w http.ResponseWriter, _ *http.Request) {
@@ -363,7 +373,7 @@ func (s *Server) handleFaultsClear(w http.ResponseWriter, _ *http.Request) {
 
 func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
 	if !s.engine.Faults().Remove(mux.Vars(r)["id"]) {
-		inspectError(w, http.StatusNotFound, "no fault %q", mux.Vars(r)["id"])
+		httpjson.Error(w, http.StatusNotFound, "no fault %q", mux.Vars(r)["id"])
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -372,12 +382,4 @@ func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleReset(w http.ResponseWriter, _ *http.Request) {
 	s.Reset()
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// writeJSON and inspectError answer in the inspection API's one shape, which
-// the faces' own inspection routes share through the engine's helpers.
-func writeJSON(w http.ResponseWriter, status int, v any) { engine.WriteInspectionJSON(w, status, v) }
-
-func inspectError(w http.ResponseWriter, status int, format string, args ...any) {
-	engine.WriteInspectionError(w, status, format, args...)
 }

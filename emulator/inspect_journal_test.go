@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // journalFixture fills a journal with entries of every shape the journal
@@ -52,7 +53,7 @@ func TestJournalPageStreamsTheSameJSON(t *testing.T) {
 		st := j.Stats()
 
 		want := httptest.NewRecorder()
-		writeJSON(want, http.StatusOK, wholePage(j.Query(engine.Filter{}), st))
+		httpjson.Write(want, http.StatusOK, wholePage(j.Query(engine.Filter{}), st))
 		got := httptest.NewRecorder()
 		writeJournalPage(got, j.Select(engine.Filter{}), st.Discarded, st.LastSeq)
 
@@ -106,7 +107,7 @@ func BenchmarkJournalRead(b *testing.B) {
 	st := j.Stats()
 	read := map[string]func(w http.ResponseWriter){
 		"whole-page": func(w http.ResponseWriter) {
-			writeJSON(w, http.StatusOK, wholePage(j.Query(engine.Filter{}), st))
+			httpjson.Write(w, http.StatusOK, wholePage(j.Query(engine.Filter{}), st))
 		},
 		"streamed": func(w http.ResponseWriter) {
 			writeJournalPage(w, j.Select(engine.Filter{}), st.Discarded, st.LastSeq)

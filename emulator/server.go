@@ -22,6 +22,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 	"github.com/gridbridge/gridbridge/emulator/ui"
@@ -86,14 +87,32 @@ func Start(opts Options) (*Server, error) {
 	}
 	if topo != nil {
 		// After listen: topic endpoints are built from the TLS listener's address.
-		// The topology is the operator's own configuration: it goes past
-		// the token check, which --strict-auth would otherwise apply to it.
-		if err := topo.Apply(context.Background(), recoverPanics(s.log, s.router)); err != nil {
+		operator, err := s.asOperator(s.router)
+		if err == nil {
+			err = topo.Apply(context.Background(), recoverPanics(s.log, operator))
+		}
+		if err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// asOperator sends requests to next with an ARM token of the emulator's own
+// authority: the topology file is the operator's configuration, so
+// --strict-auth admits its requests as it admits any client the authority
+// issued a token to, through the same check on every route.
+func (s *Server) asOperator(next http.Handler) (http.Handler, error) {
+	const tenant = "gridbridge-operator"
+	token, _, err := s.entra.Issue("https://localhost/"+tenant+"/v2.0", tenant, "gridbridge-topology", entra.AudienceARM)
+	if err != nil {
+		return nil, fmt.Errorf("signing the topology's requests: %w", err)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set("Authorization", "Bearer "+token)
+		next.ServeHTTP(w, r)
+	}), nil
 }
 
 func newServer(opts Options) (*Server, error) {
@@ -143,12 +162,19 @@ func newServer(opts Options) (*Server, error) {
 	s.registerInspection(inspection)
 	s.entra = entra.New(entra.Config{Now: s.clock.Now})
 	s.entra.Register(s.router)
+	// Tokens are checked per route, by the plane its handler serves
+	// (entra.OnPlane), after the router has chosen it.
+	s.router.Use(s.entra.Middleware(opts.StrictAuth))
 	ui.Register(inspection, ui.Source{Journal: s.journal, Virtual: s.virtual})
 	faces, err := s.newFaces()
 	if err != nil {
 		return nil, err
 	}
 	s.faces = faces
+	// A request signed for an AWS service GridBridge does not emulate gets
+	// that service's error shape before a face sees it (SQS's query
+	// protocol would take any Action).
+	s.router.MatcherFunc(eventbridge.ForAnotherAWSService).HandlerFunc(eventbridge.NotEmulated)
 	for _, f := range s.faces {
 		f.RegisterInspection(inspection)
 		f.Register(s.router)
@@ -223,7 +249,7 @@ func (s *Server) Handler() http.Handler {
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.entra.Guard(s.router, s.opts.StrictAuth, eventgrid.TokenPlane)))))
+	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router))))
 }
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000";
@@ -332,14 +358,13 @@ func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 }
 
 // unserved answers a request no face serves: an AWS JSON request gets
-// AWS's unknown-operation error, anything else an Azure-shaped error with
-// status, code and message.
+// AWS's unknown-operation error, anything else ARM's error shape (code in
+// x-ms-error-code too), naming the resource provider when the path is
+// under one GridBridge does not emulate.
 func unserved(w http.ResponseWriter, r *http.Request, status int, code, message string) {
 	if eventbridge.IsAWSJSON(r) {
 		eventbridge.UnknownOperation(w, r)
 		return
 	}
-	writeJSON(w, status, map[string]any{
-		"error": map[string]string{"code": code, "message": message},
-	})
+	resourcemanager.WriteUnserved(w, r, status, code, message)
 }

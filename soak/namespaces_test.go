@@ -161,7 +161,7 @@ func TestSoakNamespaceQueueMaxDeliveryCountAndTTL(t *testing.T) {
 }
 
 // checkQueueBooks checks a queue subscription's books in /_emulator/metrics
-// (issue 10 item 4): queued = acknowledged + deadLettered + dropped +
+// (D-DROP): queued = acknowledged + deadLettered + dropped +
 // awaitingDeadLetter + available + locked + delayed, and every event that
 // left the queue unacknowledged is dead-lettered, dropped or awaiting its
 // dead letter.

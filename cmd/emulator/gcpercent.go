@@ -12,7 +12,7 @@ import (
 // With the runtime's own 100 the heap grows to twice its live data between
 // collections. The emulator's live data is mostly what it holds for pending
 // events, and its garbage mostly what delivery attempts leave behind, so at
-// 50 a backlog on a failing webhook costs less memory (issue 10: about
+// 50 a backlog on a failing webhook costs less memory (about
 // 1.75 KiB per pending event instead of 1.87 after twelve hours of retries)
 // for collections twice as often; the collector's share of the emulator's
 // CPU is small there, and the change in the benchmark's CPU time was within

@@ -52,6 +52,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		allowedH    listFlag
 		logLevel    string
 		healthcheck bool
+		showVersion bool
 		memLimit    = memoryLimit{getenv: getenv}
 		noRelease   bool
 		gcPct       = gcPercent{getenv: getenv}
@@ -83,9 +84,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.BoolVar(&noRelease, "no-memory-release", false, "keep the memory freed during a virtual-clock advance instead of giving it back to the system when the advance ends")
 	fs.StringVar(&logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&healthcheck, "healthcheck", false, "probe the running emulator at --addr and exit 0 when healthy (for container health checks)")
+	fs.BoolVar(&showVersion, "version", false, "print the version and exit (on the command line only)")
+	fs.Usage = usage(fs, os.Args[0])
 
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if showVersion {
+		// Read before the environment: a stray GRIDBRIDGE_VERSION must not
+		// turn a server into a one-line command.
+		fmt.Fprintln(stdout, version())
+		return nil
 	}
 	if err := applyEnv(fs, getenv); err != nil {
 		return err
@@ -130,6 +139,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fmt.Fprintf(stdout, "gridbridge: https  %s\n", srv.TLSURL())
 	fmt.Fprintf(stdout, "gridbridge: ca     %s\n", caFile)
 	fmt.Fprintf(stdout, "gridbridge: clock  %s\n", srv.Clock().Mode())
+	fmt.Fprintf(stdout, "gridbridge: dashboard %s/_emulator/ui/\n", srv.URL())
 	if opts.Config != "" {
 		fmt.Fprintf(stdout, "gridbridge: config %s\n", opts.Config)
 	}

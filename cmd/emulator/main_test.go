@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -91,6 +94,15 @@ func TestRunServesAndStopsOnCancel(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("health: %s", resp.Status)
+	}
+	// The start-up lines name the dashboard, and it is there.
+	if eps["dashboard"] != eps["http"]+"/_emulator/ui/" {
+		t.Errorf("dashboard line = %q, want %s/_emulator/ui/", eps["dashboard"], eps["http"])
+	}
+	if page, err := http.Get(eps["dashboard"]); err != nil || page.StatusCode != http.StatusOK || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET %s: %v %v", eps["dashboard"], err, page)
+	} else {
+		page.Body.Close()
 	}
 	hostPort := strings.TrimPrefix(eps["http"], "http://")
 	if err := run(context.Background(), []string{"--healthcheck", "--addr", hostPort}, func(string) string { return "" }, io.Discard, io.Discard); err != nil {
@@ -193,5 +205,44 @@ func TestConfigFileCreatesTopicsAtStart(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	// --version answers at once, on the command line only.
+	env := func(k string) string { return map[string]string{"GRIDBRIDGE_ADDR": "not an address"}[k] }
+	if err := run(context.Background(), []string{"--version"}, env, &out, &errOut); err != nil {
+		t.Fatalf("--version: %v", err)
+	}
+	if line := strings.TrimSpace(out.String()); !strings.HasPrefix(line, "gridbridge ") || !strings.Contains(line, runtime.Version()) || strings.Contains(line, "\n") {
+		t.Errorf("--version printed %q, want one line naming gridbridge and %s", out.String(), runtime.Version())
+	}
+
+	out.Reset()
+	err := run(context.Background(), []string{"--help"}, func(string) string { return "" }, &out, &errOut)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("--help returned %v, want flag.ErrHelp (main exits 0)", err)
+	}
+	help := errOut.String()
+	for _, want := range []string{"Usage: ", "GridBridge emulates Azure Event Grid and Amazon EventBridge", "GRIDBRIDGE_<FLAG>", "--clock virtual", "--time-scale", "-sqs-endpoint", "-version"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not say %q:\n%s", want, help)
+		}
+	}
+	if strings.Contains(help, "Usage of ") {
+		t.Errorf("--help still starts with the flag package's own line:\n%s", help)
+	}
+
+	for argv0, want := range map[string]string{
+		"/tmp/go-build2718/b001/exe/emulator": "go run ./cmd/emulator",
+		"/usr/local/bin/emulator":             "emulator",
+		"./gridbridge":                        "gridbridge",
+		"/emulator":                           "emulator",
+	} {
+		if got := programName(argv0); got != want {
+			t.Errorf("programName(%q) = %q, want %q", argv0, got, want)
+		}
 	}
 }

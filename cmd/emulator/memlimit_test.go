@@ -54,7 +54,7 @@ func TestMemoryLimitFlag(t *testing.T) {
 }
 
 // --gc-percent (GRIDBRIDGE_GC_PERCENT) takes GOGC's spelling; when neither
-// it nor GOGC is set the binary collects at DefaultGCPercent (issue 10).
+// it nor GOGC is set the binary collects at DefaultGCPercent.
 func TestGCPercentFlag(t *testing.T) {
 	t.Parallel()
 	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }

@@ -17,7 +17,7 @@ import (
 // the system only slowly, so between advances — which is when a test looks —
 // the process stays at the peak of the last one: about 2.6 times its live
 // data, 3.3 KiB per event waiting on a failing webhook where the events
-// themselves take 1.4 KiB (issue 10). Releasing after the advance brings it
+// themselves take 1.4 KiB. Releasing after the advance brings it
 // back to what it holds (under 2 KiB per event).
 //
 // A release is a full collection, whose cost grows with the live heap (10

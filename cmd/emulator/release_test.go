@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Issue 10: after a virtual-clock advance the binary gives freed memory back
+// After a virtual-clock advance the binary gives freed memory back
 // only when the advance left enough behind to be worth a full collection,
 // and never at more than a twentieth of the time the advances take.
 func TestMemoryReleaseOnlyWhenWorthIt(t *testing.T) {

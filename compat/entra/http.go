@@ -1,7 +1,6 @@
 package entra
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // Register mounts the authority's endpoints on r. Register it before routes
@@ -51,7 +51,7 @@ func (a *Authority) serveMetadata(w http.ResponseWriter, r *http.Request) {
 	if strings.EqualFold(tenant, adfs) {
 		token, authorize, keys = b+"/oauth2/token", b+"/oauth2/authorize", b+"/discovery/keys"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	httpjson.Write(w, http.StatusOK, map[string]any{
 		"issuer":                                issuer(r, tenant),
 		"token_endpoint":                        token,
 		"authorization_endpoint":                authorize,
@@ -64,16 +64,16 @@ func (a *Authority) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		"scopes_supported":                      []string{"openid"},
 		"tenant_region_scope":                   nil,
 		"cloud_instance_name":                   "gridbridge.local",
-	})
+	}, httpjson.EscapeHTML())
 }
 
 func (a *Authority) serveKeys(w http.ResponseWriter, _ *http.Request) {
 	set, err := a.jwks()
 	if err != nil {
-		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "server_error", "error_description": err.Error()})
+		httpjson.Write(w, http.StatusInternalServerError, map[string]string{"error": "server_error", "error_description": err.Error()}, httpjson.EscapeHTML())
 		return
 	}
-	writeJSON(w, http.StatusOK, set)
+	httpjson.Write(w, http.StatusOK, set, httpjson.EscapeHTML())
 }
 
 // serveToken answers the client-credentials grant with a client secret (or
@@ -122,13 +122,13 @@ func (a *Authority) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	lifetime := int64(expires.Sub(a.cfg.Now()).Round(time.Second) / time.Second)
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{
+	httpjson.Write(w, http.StatusOK, map[string]any{
 		"token_type":     "Bearer",
 		"expires_in":     lifetime,
 		"ext_expires_in": lifetime,
 		"access_token":   token,
 		"resource":       audience,
-	})
+	}, httpjson.EscapeHTML())
 }
 
 // audienceOf reads the resource from a v2 scope list ("<resource>/.default",
@@ -155,11 +155,11 @@ func tokenError(w http.ResponseWriter, status int, code string, aadsts int, mess
 	if aadsts != 0 {
 		body["error_codes"] = []int{aadsts}
 	}
-	writeJSON(w, status, body)
+	httpjson.Write(w, status, body, httpjson.EscapeHTML())
 }
 
 // Plane is what a request is for: Audiences lists the token audiences it
-// takes; None means bearer tokens are not this guard's business.
+// takes.
 type Plane struct {
 	// Name is used in messages: "Azure Resource Manager", "Event Grid".
 	Name      string
@@ -169,59 +169,110 @@ type Plane struct {
 	RequireToken bool
 }
 
-// Guard wraps next so that every bearer token sent to a plane (planeOf
-// returns nil for requests that are not) is checked by Verify: a token this
-// authority issued must be valid for the plane, or the request gets 401 as
-// Azure answers it. Tokens it did not issue pass unless strict.
-func (a *Authority) Guard(next http.Handler, strict bool, planeOf func(*http.Request) *Plane) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		plane := planeOf(r)
-		if plane == nil {
-			next.ServeHTTP(w, r)
-			return
+// ARMPlane is Azure Resource Manager's: it takes ARM tokens only (an Event
+// Grid token is refused, as Azure refuses it), and under --strict-auth it
+// takes no request without one.
+func ARMPlane() *Plane {
+	return &Plane{Name: "Azure Resource Manager", RequireToken: true,
+		Audiences: []string{AudienceARM, "https://management.core.windows.net"}}
+}
+
+// EventGridPlane is an Event Grid data plane's (basic topics, domains,
+// namespaces): Event Grid tokens only; a key or SAS serves instead of one.
+func EventGridPlane() *Plane {
+	return &Plane{Name: "Event Grid", Audiences: []string{AudienceEventGrid}}
+}
+
+// OnPlane marks h as serving plane p. A plane belongs to the handler the
+// router chose, not to the path as the client spelt it: any spelling of a
+// path that reaches an ARM handler ("//subscriptions/…", "/./", "%2F",
+// another letter case) is checked as ARM, because the check runs after the
+// route is found, on the route's own handler (Middleware).
+//
+// The marked handler serves nothing by itself: reached without
+// Middleware, which unwraps it, it answers 500, so a router wired without
+// the check fails closed rather than serving unchecked.
+func OnPlane(p *Plane, h http.Handler) http.Handler { return &planeHandler{plane: p, next: h} }
+
+type planeHandler struct {
+	plane *Plane
+	next  http.Handler
+}
+
+func (h *planeHandler) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	httpjson.Write(w, http.StatusInternalServerError, map[string]any{"error": map[string]string{
+		"code": "InternalServerError", "message": "GridBridge routed this request to a handler of the " + h.plane.Name +
+			" plane without its token check; nothing was done."}}, httpjson.EscapeHTML())
+}
+
+// PlaneOf is the plane h was marked with by OnPlane, or nil.
+func PlaneOf(h http.Handler) *Plane {
+	if p, ok := h.(*planeHandler); ok {
+		return p.plane
+	}
+	return nil
+}
+
+// Middleware is the router middleware that checks bearer tokens on every
+// route marked with OnPlane: a token this authority issued must be valid
+// for the route's plane, or the request gets 401 as Azure answers it.
+// Tokens it did not issue pass unless strict. Routes with no plane
+// (EventBridge, SQS, the inspection API, the authority itself) pass as
+// they are, at no cost.
+//
+// Use it as the root router's only middleware: mux hands a router's
+// middleware the matched route's handler, which is how the plane is found.
+func (a *Authority) Middleware(strict bool) mux.MiddlewareFunc {
+	return func(next http.Handler) http.Handler {
+		h, ok := next.(*planeHandler)
+		if !ok {
+			return next
 		}
-		scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-		token = strings.TrimSpace(token)
-		if !strings.EqualFold(scheme, "Bearer") || token == "" {
-			if strict && plane.RequireToken {
-				refuse(w, r, "AuthenticationFailed", "Authentication failed. The 'Authorization' header is missing.")
-				return
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if a.admit(w, r, h.plane, strict) {
+				h.next.ServeHTTP(w, r)
 			}
-			next.ServeHTTP(w, r)
-			return
+		})
+	}
+}
+
+// admit checks r's bearer token for plane and answers the refusal itself
+// when it fails.
+func (a *Authority) admit(w http.ResponseWriter, r *http.Request, plane *Plane, strict bool) bool {
+	scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	token = strings.TrimSpace(token)
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
+		if strict && plane.RequireToken {
+			refuse(w, r, "AuthenticationFailed", "Authentication failed. The 'Authorization' header is missing.")
+			return false
 		}
-		_, err := a.Verify(token, plane.Audiences...)
-		switch {
-		case err == nil:
-		case errors.Is(err, ErrNotIssued) && !strict:
-		case errors.Is(err, ErrNotIssued):
-			refuse(w, r, "InvalidAuthenticationToken", "The access token is invalid: the emulator runs with --strict-auth and did not issue it.")
-			return
-		case errors.Is(err, ErrExpired):
-			refuse(w, r, "ExpiredAuthenticationToken", "The access token expiry UTC time is earlier than current UTC time (on the emulator clock).")
-			return
-		case errors.Is(err, ErrAudience):
-			refuse(w, r, "InvalidAuthenticationTokenAudience",
-				fmt.Sprintf("The access token has been obtained for wrong audience or resource. It should exactly match one of the allowed audiences of %s: %s.",
-					plane.Name, strings.Join(plane.Audiences, ", ")))
-			return
-		default:
-			refuse(w, r, "InvalidAuthenticationToken", "The access token is invalid: "+err.Error()+".")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+		return true
+	}
+	_, err := a.Verify(token, plane.Audiences...)
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrNotIssued) && !strict:
+	case errors.Is(err, ErrNotIssued):
+		refuse(w, r, "InvalidAuthenticationToken", "The access token is invalid: the emulator runs with --strict-auth and did not issue it.")
+		return false
+	case errors.Is(err, ErrExpired):
+		refuse(w, r, "ExpiredAuthenticationToken", "The access token expiry UTC time is earlier than current UTC time (on the emulator clock).")
+		return false
+	case errors.Is(err, ErrAudience):
+		refuse(w, r, "InvalidAuthenticationTokenAudience",
+			fmt.Sprintf("The access token has been obtained for wrong audience or resource. It should exactly match one of the allowed audiences of %s: %s.",
+				plane.Name, strings.Join(plane.Audiences, ", ")))
+		return false
+	default:
+		refuse(w, r, "InvalidAuthenticationToken", "The access token is invalid: "+err.Error()+".")
+		return false
+	}
+	return true
 }
 
 // refuse answers 401 with the ARM error shape (Event Grid's data plane
 // uses the same {"error":{"code","message"}} body) and a bearer challenge.
 func refuse(w http.ResponseWriter, r *http.Request, code, message string) {
 	w.Header().Set("WWW-Authenticate", `Bearer authorization_uri="`+base(r)+`/common", error="invalid_token", error_description="`+code+`"`)
-	writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]string{"code": code, "message": message}})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	httpjson.Write(w, http.StatusUnauthorized, map[string]any{"error": map[string]string{"code": code, "message": message}}, httpjson.EscapeHTML())
 }

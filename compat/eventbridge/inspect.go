@@ -7,6 +7,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // RegisterInspection mounts EventBridge's part of the inspection API on r,
@@ -23,7 +24,7 @@ func (f *Face) RegisterInspection(r *mux.Router) {
 // handleSubscribers reports every bus-v2 subscriber's counters (EB-D4):
 // EventsDropped, OnFailureDestinationFailed, deliveries, retries.
 func (f *Face) handleSubscribers(w http.ResponseWriter, _ *http.Request) {
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"subscribers": f.v2.Metrics()})
+	httpjson.Write(w, http.StatusOK, map[string]any{"subscribers": f.v2.Metrics()})
 }
 
 // handleDeliveryAttempts lists a bus-v2 subscriber's EVENT_DELIVERY_ATTEMPT
@@ -31,10 +32,10 @@ func (f *Face) handleSubscribers(w http.ResponseWriter, _ *http.Request) {
 func (f *Face) handleDeliveryAttempts(w http.ResponseWriter, r *http.Request) {
 	arn := r.URL.Query().Get("subscriber")
 	if arn == "" {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "give the subscriber ARN: ?subscriber=arn:aws:events:<region>:<account>:subscriber/<name>/<id>")
+		httpjson.Error(w, http.StatusBadRequest, "give the subscriber ARN: ?subscriber=arn:aws:events:<region>:<account>:subscriber/<name>/<id>")
 		return
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"attempts": f.v2.DeliveryAttempts(arn)})
+	httpjson.Write(w, http.StatusOK, map[string]any{"attempts": f.v2.DeliveryAttempts(arn)})
 }
 
 // SQSMessageView is one message of the in-memory SQS default, as
@@ -50,7 +51,7 @@ type SQSMessageView struct {
 // are read with the SQS SDK there, not here.
 func (f *Face) memorySQSOrConflict(w http.ResponseWriter) bool {
 	if f.memorySQS == nil {
-		engine.WriteInspectionError(w, http.StatusConflict, "SQS targets and dead-letter queues go to %s; read them with the SQS SDK", f.sqsEndpoint)
+		httpjson.Error(w, http.StatusConflict, "SQS targets and dead-letter queues go to %s; read them with the SQS SDK", f.sqsEndpoint)
 		return false
 	}
 	return true
@@ -68,7 +69,7 @@ func (f *Face) handleSQSQueues(w http.ResponseWriter, _ *http.Request) {
 	for _, arn := range f.memorySQS.Queues() {
 		out = append(out, queue{ARN: arn, Messages: len(f.memorySQS.Messages(arn))})
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"queues": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"queues": out})
 }
 
 // handleSQSMessages lists ?queue=<arn>'s messages, oldest first, without
@@ -79,7 +80,7 @@ func (f *Face) handleSQSMessages(w http.ResponseWriter, r *http.Request) {
 	}
 	arn := r.URL.Query().Get("queue")
 	if arn == "" {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "give the queue ARN: ?queue=arn:aws:sqs:<region>:<account>:<name>")
+		httpjson.Error(w, http.StatusBadRequest, "give the queue ARN: ?queue=arn:aws:sqs:<region>:<account>:<name>")
 		return
 	}
 	out := []SQSMessageView{}
@@ -87,5 +88,5 @@ func (f *Face) handleSQSMessages(w http.ResponseWriter, r *http.Request) {
 		out = append(out, SQSMessageView{Body: engine.InlineBody(m.Body), Attributes: m.Attributes,
 			MessageGroupID: m.MessageGroupID, DeduplicationID: m.DeduplicationID})
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"messages": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"messages": out})
 }

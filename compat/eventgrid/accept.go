@@ -16,7 +16,7 @@ import (
 // queued on its route (EG-1: tried at once for every matching
 // subscription). An event published to a domain goes to the subscriptions
 // of its domain topic and to those of the domain itself.
-func (s *Service) accept(t *resource.Topic, events []*egevent.Event) {
+func (s *basicTopics) accept(t *resource.Topic, events []*egevent.Event) {
 	if t.Type != resource.TypeDomain {
 		subs := s.provisioned(t)
 		s.dispatch(events, func(*egevent.Event) []scoped { return subs },
@@ -51,7 +51,7 @@ type scoped struct {
 }
 
 // provisioned lists t's subscriptions that deliver.
-func (s *Service) provisioned(t *resource.Topic) []scoped {
+func (s *basicTopics) provisioned(t *resource.Topic) []scoped {
 	var out []scoped
 	for _, sub := range s.store.Subscriptions(t.ID) {
 		if sub.ProvisioningState == resource.StateSucceeded {
@@ -64,7 +64,7 @@ func (s *Service) provisioned(t *resource.Topic) []scoped {
 // dispatch matches, renders, journals and queues events; subsOf says which
 // subscriptions an event may go to and labelsOf how its publish entry is
 // labelled.
-func (s *Service) dispatch(events []*egevent.Event, subsOf func(*egevent.Event) []scoped, labelsOf func(*egevent.Event) map[string]string) {
+func (s *basicTopics) dispatch(events []*egevent.Event, subsOf func(*egevent.Event) []scoped, labelsOf func(*egevent.Event) map[string]string) {
 	type queue struct {
 		to    scoped
 		items []*engine.Item
@@ -103,10 +103,15 @@ func (s *Service) dispatch(events []*egevent.Event, subsOf func(*egevent.Event) 
 		if labels == nil || labelKey != ev.Topic {
 			labels, labelKey = labelsOf(ev), ev.Topic
 		}
-		s.journal.Append(engine.Entry{
+		entry := engine.Entry{
 			Time: ev.PublishedAt, Kind: engine.KindPublish, EventIDs: []string{ev.ID},
 			Labels: labels, Message: messages.of(ev.TopicName, matched),
-		})
+		}
+		if len(matched) == 0 {
+			// No delivery will show what was published: the entry keeps it.
+			entry.Body = ev.Raw
+		}
+		s.journal.Append(entry)
 	}
 	for _, q := range queues {
 		if err := s.cfg.Engine.Enqueue(routeID(q.to.scope, q.to.sub), q.items...); err != nil {
@@ -142,7 +147,7 @@ func (m *publishMessages) of(topic string, matched []string) string {
 
 // drop journals an event that matched a subscription but could not be
 // queued for it (D-DROP: nothing vanishes silently).
-func (s *Service) drop(t *resource.Topic, sub *resource.EventSubscription, ev *egevent.Event, reason, msg string) {
+func (s *basicTopics) drop(t *resource.Topic, sub *resource.EventSubscription, ev *egevent.Event, reason, msg string) {
 	s.journal.Append(engine.Entry{
 		Time: s.clock.Now(), Kind: engine.KindDrop, Route: routeID(t, sub), Labels: routeLabels(t, sub),
 		EventIDs: []string{ev.ID}, Outcome: reason, Message: msg,

@@ -8,9 +8,6 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
-
-	"github.com/gridbridge/gridbridge/compat/eventgrid"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // Out-of-range settings are refused with 400 at create (EG-11, EG-12,
@@ -231,10 +228,10 @@ func TestResetAndIndependence(t *testing.T) {
 	// The same name in another Service is no conflict.
 	b.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
 	if _, err := b.topicSubs().Get(ctx(t), resourceGroup, "orders", "sub1", nil); err == nil {
-		t.Fatal("a subscription leaked into another Service")
+		t.Fatal("a subscription leaked into another face")
 	}
 
-	a.svc.Reset()
+	a.face.Reset()
 	if _, err := a.topics().Get(ctx(t), resourceGroup, "orders", nil); err == nil {
 		t.Fatal("topic survived Reset")
 	}
@@ -242,34 +239,6 @@ func TestResetAndIndependence(t *testing.T) {
 		t.Fatalf("routes survived Reset: %v", a.engine.Routes())
 	}
 	if _, err := b.topics().Get(ctx(t), resourceGroup, "orders", nil); err != nil {
-		t.Fatalf("Reset of one Service touched another: %v", err)
-	}
-}
-
-// The hooks build each subscription's route policies from its view.
-func TestRetryPolicyHookSeesSubscription(t *testing.T) {
-	t.Parallel()
-	var seen []eventgrid.SubscriptionView
-	h := newHarness(t, func(c *eventgrid.Config) {
-		c.RetryPolicy = func(v eventgrid.SubscriptionView) engine.RetryPolicy {
-			seen = append(seen, v)
-			return nil // fall back to the standard policy
-		}
-	})
-	hook := newHook(t, h)
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
-	h.subscribe("orders", "viewed", armeventgrid.EventSubscriptionProperties{
-		Destination: webhook(hook.URL()),
-		RetryPolicy: &armeventgrid.RetryPolicy{MaxDeliveryAttempts: to.Ptr[int32](7), EventTimeToLiveInMinutes: to.Ptr[int32](90)},
-		DeadLetterDestination: &armeventgrid.StorageBlobDeadLetterDestination{EndpointType: to.Ptr(armeventgrid.DeadLetterEndPointTypeStorageBlob),
-			Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{ResourceID: to.Ptr("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct"), BlobContainerName: to.Ptr("dls")}},
-	})
-	if len(seen) != 1 {
-		t.Fatalf("hook called %d times", len(seen))
-	}
-	v := seen[0]
-	if v.Name != "viewed" || v.TopicName != "orders" || v.EndpointURL != hook.URL() || v.MaxDeliveryAttempts != 7 ||
-		v.EventTimeToLive != 90*time.Minute || v.DeadLetter == nil || v.DeadLetter.BlobContainerName != "dls" || v.DeliverySchema != "EventGridSchema" {
-		t.Fatalf("view %+v", v)
+		t.Fatalf("Reset of one face touched another: %v", err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // delivery schema whenever the engine needs its bytes (an attempt, the
 // journal's view of it), so a queued event keeps one copy of its payload —
 // the event as published, which dead-letter records are built from —
-// instead of that and its rendered delivery body beside it (issue 17).
+// instead of that and its rendered delivery body beside it.
 //
 // Rendering depends only on the event, which is never modified once
 // accepted, and the schema: every rendering is byte-identical to the one
@@ -20,7 +20,7 @@ import (
 // For each delivery schema the source is the event itself, seen as a type
 // that knows the schema: converting the event's pointer costs no allocation,
 // where a source object holding the event and the schema would cost one per
-// queued event (issue 10: memory per pending event).
+// queued event (memory per pending event).
 type (
 	eventGridBody  egevent.Event // in EventGridSchema
 	cloudEventBody egevent.Event // in CloudEventSchemaV1_0

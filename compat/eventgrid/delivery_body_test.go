@@ -11,7 +11,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
 
-// Issue 17: a queued Event Grid event holds no rendered copy of itself; its
+// A queued Event Grid event holds no rendered copy of itself; its
 // body, rendered on demand, is byte for byte what rendering it at accept
 // gives, however often and from however many goroutines it is asked for.
 func TestQueuedEventRendersItsBodyOnDemand(t *testing.T) {

@@ -275,8 +275,19 @@ func TestBasicFilter(t *testing.T) {
 	if len(events) != 1 || events[0].ID != "match" {
 		t.Fatalf("delivered %+v, want only 'match'", events)
 	}
-	if p := h.entries("publish", ""); len(p) != 3 || !strings.Contains(p[0].Message, "no event subscription matched") {
+	p := h.entries("publish", "")
+	if len(p) != 3 || !strings.Contains(p[0].Message, "no event subscription matched") {
 		t.Fatalf("publish entries %+v", p)
+	}
+	// An event no subscription took keeps its body in its publish entry
+	// (the dashboard shows its type); a matched one is shown by its
+	// deliveries and is not stored twice.
+	var unmatched struct{ ID, EventType, Subject string }
+	if err := json.Unmarshal(p[0].Body, &unmatched); err != nil || unmatched.ID != "wrong-type" || unmatched.EventType != "Order.Deleted" || unmatched.Subject != "/orders/1.json" {
+		t.Errorf("the unmatched event's publish entry holds %s (%v), want the event as published", p[0].Body, err)
+	}
+	if len(p[2].Body) != 0 {
+		t.Errorf("the matched event's publish entry holds a body: %s", p[2].Body)
 	}
 }
 

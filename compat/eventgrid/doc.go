@@ -13,8 +13,9 @@
 //	/topics/{topic}/api/events                          publish (advertised as properties.endpoint)
 //	/eventsubscriptions/{name}/validate?id=…&token=…    manual validation (the validationUrl)
 //
-// The emulator mounts NewFace: this Service and the namespaces face, with
-// Azure's full retry rules (compat/eventgrid/retry) and dead letters written
-// into the storage accounts of its --azure-storage connection strings
-// (through azblobsink) or into its in-memory default.
+// NewFace is the one constructor, for the emulator and the package's tests
+// alike: basic topics and the namespaces face, with Azure's full retry
+// rules (compat/eventgrid/retry) and dead letters written into the storage
+// accounts of its --azure-storage connection strings (through azblobsink)
+// or into its in-memory default.
 package eventgrid

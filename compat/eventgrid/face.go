@@ -7,69 +7,73 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // FaceConfig is what the emulator hands the Event Grid face: its engine and
-// listeners, and the server options that touch Event Grid's behaviour.
+// listeners, and the server options that touch Event Grid's behaviour. A
+// test builds the face with the same fields the binary sets; only the
+// options (storage, jitter, seed, probation) differ between runs.
 type FaceConfig struct {
-	// Engine delivers events for basic topics and namespaces alike.
+	// Engine delivers events for basic topics and namespaces alike; its
+	// clock is the cloud's clock and its journal records every publish and
+	// attempt. Required.
 	Engine *engine.Engine
-	// PublicTLSBaseURL is the https base URL of the TLS listener as
-	// clients reach it (Config.PublicTLSBaseURL); namespaces advertise its
-	// host:port as their topicsConfiguration.hostname.
+	// PublicTLSBaseURL returns the https base URL of the TLS listener as
+	// clients reach it, e.g. "https://127.0.0.1:8443"; it is asked on every
+	// answer, so the listener may start after NewFace. A topic's endpoint
+	// is PublicTLSBaseURL + "/topics/<topic>/api/events" (the Go data-plane
+	// SDK sends keys only over https), validation URLs live under it, and
+	// namespaces advertise its host:port as their
+	// topicsConfiguration.hostname. Required.
 	PublicTLSBaseURL func() string
-	// HTTPClient makes webhook deliveries and validation handshakes.
+	// HTTPClient makes webhook deliveries and validation handshakes; it
+	// should trust the certificates of https webhooks. Basic topics never
+	// follow redirects. Required.
 	HTTPClient *http.Client
 	// AzureStorage holds the --azure-storage connection strings. Dead-letter
-	// blobs go into these accounts (D-SINKS), Storage Queue destinations
-	// into their queue services; none keeps dead letters in MemorySink.
+	// blobs go into these accounts (D-SINKS); none keeps dead letters in
+	// MemorySink. A Storage Queue destination delivers into the queue
+	// service of the account its resourceId names, or of Azurite's
+	// devstoreaccount1 (or the only account given) when that account is not
+	// among them, as dead letters do; with no queue service, Storage Queue
+	// deliveries are captured like the other Azure-resource destinations.
+	// System topics watch these accounts' blobs.
 	AzureStorage []string
 	// StoragePollInterval is how often the storage accounts of system
 	// topics are listed for blob events, in real time (--storage-poll); 0
 	// means every second, negative lists only on POST /_emulator/eventgrid/storage/sync.
 	StoragePollInterval time.Duration
 	// MemorySink keeps dead letters when no storage account is configured
-	// (the emulator's in-memory default).
+	// (the emulator's in-memory default). Required.
 	MemorySink engine.Sink
-	// Jitter and Seed spread retry waits (EG-9); Probation turns on delayed
-	// delivery and probation (EG-17, EG-18).
+	// Jitter and Seed spread retry waits (EG-9: on unless --no-jitter);
+	// Probation turns on delayed delivery and probation (EG-17, EG-18: on
+	// unless --no-probation). Tests that assert exact retry times leave
+	// both off, as the binary's flags do.
 	Jitter    bool
 	Seed      int64
 	Probation bool
 }
 
-// Face is all of Event Grid that the emulator mounts: basic topics
-// (Service) and namespaces, sharing one dead-letter store, with Azure's full
-// retry rules.
+// Face is all of Event Grid that the emulator mounts: basic topics and
+// namespaces, sharing one dead-letter store, with Azure's full retry rules.
 type Face struct {
-	basic      *Service
+	basic      *basicTopics
 	namespaces *namespaces.Service
 	accounts   []string
 }
 
-// NewFace builds the Event Grid face. It fails when a connection string
-// in cfg.AzureStorage cannot be read.
+// NewFace builds the Event Grid face; it is the face's one constructor, for
+// the binary and tests alike. It fails when a connection string in
+// cfg.AzureStorage cannot be read.
 func NewFace(cfg FaceConfig) (*Face, error) {
 	sink, accounts, err := newDeadLetterStore(cfg.AzureStorage, cfg.MemorySink)
 	if err != nil {
 		return nil, err
 	}
-	basic := New(Config{
-		Engine:              cfg.Engine,
-		PublicTLSBaseURL:    cfg.PublicTLSBaseURL,
-		HTTPClient:          cfg.HTTPClient,
-		DeadLetterSink:      sink,
-		AzureStorage:        cfg.AzureStorage,
-		StoragePollInterval: cfg.StoragePollInterval,
-		RetryPolicy:         azureRetry(cfg),
-		DeadLetterPolicy:    blobDeadLetters,
-		Jitter:              cfg.Jitter,
-		Seed:                cfg.Seed,
-	})
+	basic := newBasicTopics(cfg, sink)
 	ns := namespaces.New(namespaces.Config{
 		Engine: cfg.Engine,
 		// host:port, without the scheme (topicsConfiguration.hostname).
@@ -110,39 +114,6 @@ func (f *Face) Reset() {
 // StorageAccounts names the storage accounts dead letters go to; empty
 // means the in-memory default.
 func (f *Face) StorageAccounts() []string { return f.accounts }
-
-// azureRetry applies Azure's full retry rules (EG-4 … EG-18) to an event
-// subscription, with jitter and probation as the options say.
-func azureRetry(cfg FaceConfig) func(SubscriptionView) engine.RetryPolicy {
-	return func(v SubscriptionView) engine.RetryPolicy {
-		kind := retry.AzureResource
-		if v.EndpointType == "WebHook" {
-			kind = retry.Webhook
-		}
-		return retry.NewPolicy(retry.Config{
-			MaxDeliveryAttempts: v.MaxDeliveryAttempts,
-			EventTimeToLive:     v.EventTimeToLive,
-			Destination:         kind,
-			Jitter:              cfg.Jitter,
-			Seed:                uint64(cfg.Seed),
-			Probation:           cfg.Probation,
-		})
-	}
-}
-
-// blobDeadLetters writes an event subscription's give-ups as EG-23 records
-// into its blob container (EG-19 … EG-22).
-func blobDeadLetters(v SubscriptionView, sink engine.Sink) *engine.DeadLetterPolicy {
-	dest, err := deadletter.ParseDestination(v.DeadLetter.ResourceID, v.DeadLetter.BlobContainerName)
-	if err != nil {
-		// ARM validated the destination at create; an unusable one drops
-		// give-ups with a reason naming it rather than losing them silently.
-		return deadletter.UnusablePolicy(sink, err)
-	}
-	b := deadletter.NewBuilder(v.Name, dest)
-	b.DeliverySchema = v.DeliverySchema
-	return b.Policy(sink)
-}
 
 // QueueMetrics are one namespace queue (pull) subscription's counters.
 type QueueMetrics = namespaces.QueueMetrics

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -13,8 +15,8 @@ import (
 // dead-letter destination".
 func TestUnusableDeadLetterDestinationNamesItself(t *testing.T) {
 	t.Parallel()
-	p := blobDeadLetters(SubscriptionView{Name: "audit", DeadLetter: &DeadLetterView{
-		ResourceID: "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct", BlobContainerName: "../../etc"}},
+	p := blobDeadLetters("audit", egevent.EventGridSchema, &resource.DeadLetterDestination{
+		ResourceID: "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct", BlobContainerName: "../../etc"},
 		engine.NewMemorySink())
 	if p == nil {
 		t.Fatal("no dead-letter policy: the give-up would be dropped as having no destination")

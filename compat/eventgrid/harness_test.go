@@ -25,44 +25,50 @@ var start = time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)
 // The ARM scope every test creates its resources in.
 const subscriptionID, resourceGroup = facetest.SubscriptionID, facetest.ResourceGroup
 
-// harness is GridBridge's Event Grid face on a virtual clock: the publish
-// endpoint on an httptest TLS server, ARM on a plain HTTP one, and the
-// official SDK clients pointed at them.
+// harness is GridBridge's Event Grid face, built as the emulator builds it
+// (NewFace, jitter and probation off as --no-jitter and --no-probation
+// turn them off), on a virtual clock: the publish endpoint on an httptest
+// TLS server, ARM on a plain HTTP one, and the official SDK clients
+// pointed at them. Dead letters go to sink, the in-memory default.
 type harness struct {
 	t       *testing.T
 	env     *facetest.Env
 	clock   *engine.VirtualClock
 	engine  *engine.Engine
-	svc     *eventgrid.Service
+	face    *eventgrid.Face
+	sink    *engine.MemorySink
 	tls     *httptest.Server
 	armSrv  *httptest.Server
 	factory *armeventgrid.ClientFactory
 }
 
-func newHarness(t *testing.T, configure ...func(*eventgrid.Config)) *harness {
+func newHarness(t *testing.T) *harness {
 	t.Helper()
-	return newHarnessSettling(t, 0, configure...)
+	return newHarnessSettling(t, 0)
 }
 
 // newHarnessSettling sets how long the virtual clock waits, in real time,
 // for a delivery blocked outside the emulator before it moves on (a test
 // with a webhook that never answers keeps it short).
-func newHarnessSettling(t *testing.T, settle time.Duration, configure ...func(*eventgrid.Config)) *harness {
+func newHarnessSettling(t *testing.T, settle time.Duration) *harness {
 	t.Helper()
 	env := facetest.New(t, facetest.Options{Start: start, Settle: settle})
-	h := &harness{t: t, env: env, clock: env.Clock, engine: env.Engine, tls: env.ServeTLS(t), armSrv: env.ServeHTTP(t)}
-	cfg := eventgrid.Config{
+	h := &harness{t: t, env: env, clock: env.Clock, engine: env.Engine, sink: engine.NewMemorySink(),
+		tls: env.ServeTLS(t), armSrv: env.ServeHTTP(t)}
+	face, err := eventgrid.NewFace(eventgrid.FaceConfig{
 		Engine:           h.engine,
 		PublicTLSBaseURL: func() string { return h.tls.URL },
 		// httptest TLS servers share one certificate, so this client
 		// trusts every fake webhook started with fakes.TLS().
 		HTTPClient: h.tls.Client(),
+		MemorySink: h.sink,
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range configure {
-		c(&cfg)
-	}
-	h.svc = eventgrid.New(cfg)
-	h.svc.Register(env.Router)
+	h.face = face
+	face.Register(env.Router)
+	t.Cleanup(face.Close)
 	h.factory = facetest.ARMFactory(t, h.armSrv.URL, nil)
 	return h
 }

@@ -6,14 +6,16 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 )
 
-// armHooks is the Service as the basic-topic ARM handler sees it.
-type armHooks Service
+// armHooks is the face's basic topics as the ARM handler (basicarm) sees
+// them: what a stored or removed resource does to delivery routes, timers
+// and storage watchers.
+type armHooks basicTopics
 
-func (h *armHooks) svc() *Service { return (*Service)(h) }
+func (h *armHooks) svc() *basicTopics { return (*basicTopics)(h) }
 
 func (h *armHooks) Now() time.Time { return h.clock.Now() }
 func (h *armHooks) NewID() string  { return uuid.NewString() }

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // TopicView is a basic topic as GET /_emulator/eventgrid/topics lists it,
@@ -46,5 +46,5 @@ func (f *Face) handleTopics(w http.ResponseWriter, _ *http.Request) {
 		}
 		out = append(out, v)
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"topics": out})
+	httpjson.Write(w, http.StatusOK, map[string]any{"topics": out})
 }

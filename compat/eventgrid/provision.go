@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/basicarm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
@@ -25,10 +25,10 @@ import (
 // or when it was not validated yet; the handshake runs now, in the ARM
 // request, in real time (W-EG-3.3, W-EG-3.4). Other destinations need
 // no handshake.
-func (s *Service) provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *arm.Error {
+func (s *basicTopics) provision(ctx context.Context, t *resource.Topic, sub, prev *resource.EventSubscription) *arm.Error {
 	sub.ProvisioningState = resource.StateSucceeded
 	target := sub.WebHookURL()
-	if target == "" || s.cfg.SkipValidation || basicarm.SkipValidation(ctx) {
+	if target == "" || basicarm.SkipValidation(ctx) {
 		return nil
 	}
 	cloudEvents := sub.DeliverySchema(t.InputSchema) == egevent.CloudEventSchemaV10
@@ -37,7 +37,7 @@ func (s *Service) provision(ctx context.Context, t *resource.Topic, sub, prev *r
 		sub.ValidationCode, sub.ValidationToken = prev.ValidationCode, prev.ValidationToken
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.ValidationTimeout)
+	ctx, cancel := context.WithTimeout(ctx, validationTimeout)
 	defer cancel()
 	base := resource.BaseURL(target)
 	if cloudEvents {
@@ -76,7 +76,7 @@ func handshakeFailed(err error) *arm.Error {
 // validationURL is where an endpoint's owner validates by hand, shaped like
 // the service's (…/eventsubscriptions/{name}/validate?id=…&t=…&apiVersion=…&token=…)
 // but served by GridBridge's TLS listener.
-func (s *Service) validationURL(name, code, token string, now time.Time) string {
+func (s *basicTopics) validationURL(name, code, token string, now time.Time) string {
 	q := url.Values{}
 	q.Set("id", code)
 	q.Set("t", now.UTC().Format(time.RFC3339Nano))
@@ -94,7 +94,7 @@ func randomToken() string {
 // serveManualValidation completes a manual validation: a GET (or POST) of
 // the validationUrl within the window makes the subscription Succeeded
 // and starts its deliveries.
-func (s *Service) serveManualValidation(w http.ResponseWriter, r *http.Request) {
+func (s *basicTopics) serveManualValidation(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	t, cur := s.awaitingValidation(mux.Vars(r)["name"], q.Get("id"), q.Get("token"))
 	if cur == nil {
@@ -114,7 +114,7 @@ func (s *Service) serveManualValidation(w http.ResponseWriter, r *http.Request) 
 
 // awaitingValidation finds the subscription named name that waits for a
 // manual validation with this code and token.
-func (s *Service) awaitingValidation(name, code, token string) (*resource.Topic, *resource.EventSubscription) {
+func (s *basicTopics) awaitingValidation(name, code, token string) (*resource.Topic, *resource.EventSubscription) {
 	if code == "" || token == "" {
 		return nil, nil
 	}

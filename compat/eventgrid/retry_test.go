@@ -1,16 +1,18 @@
 package eventgrid_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/fakes"
 )
@@ -32,38 +34,52 @@ func offsets(entries []engine.Entry) []time.Duration {
 	return out
 }
 
-// EG-8, EG-4: a webhook answering 503, 503, 200 gets attempts at +0, +10 s
-// and +40 s of cloud time, aeg-delivery-count 0, 1, 2; jitter is off
-// (EG-9), and the test takes milliseconds.
+// EG-8, EG-7, EG-4: a webhook that fails twice, then answers 200, gets its
+// attempts on the standard schedule, 10 s then 30 s after each failure, or
+// after the status's floor when that is longer: a 503 waits at least 30 s.
+// aeg-delivery-count is 0, 1, 2; jitter is off (EG-9), and the test takes
+// milliseconds.
 func TestRetryFollowsStandardSchedule_EG8(t *testing.T) {
 	t.Parallel()
-	h, hook := newOrdersHarness(t, fakes.Script(fakes.Status(503), fakes.Status(503), fakes.Status(200)))
-	h.subscribe("orders", "retrying", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
+	for _, c := range []struct {
+		status int
+		want   []time.Duration
+	}{
+		{http.StatusInternalServerError, []time.Duration{0, 10 * time.Second, 40 * time.Second}},
+		{http.StatusServiceUnavailable, []time.Duration{0, 30 * time.Second, 60 * time.Second}}, // EG-7
+	} {
+		t.Run(strconv.Itoa(c.status), func(t *testing.T) {
+			t.Parallel()
+			h, hook := newOrdersHarness(t, fakes.Script(fakes.Status(c.status), fakes.Status(c.status), fakes.Status(200)))
+			h.subscribe("orders", "retrying", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
 
-	h.publishOne("orders")
-	h.clock.Advance(10 * time.Second)
-	h.clock.Advance(30 * time.Second)
+			h.publishOne("orders")
+			for i := 1; i < len(c.want); i++ {
+				h.clock.Advance(c.want[i] - c.want[i-1])
+			}
 
-	attempts := h.attempts("retrying")
-	if got, want := offsets(attempts), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !slices.Equal(got, want) {
-		t.Fatalf("attempts at %v, want %v", got, want)
-	}
-	for i, want := range []string{"Busy", "Busy", "Success"} {
-		if attempts[i].Outcome != want {
-			t.Errorf("attempt %d outcome %s, want %s", i+1, attempts[i].Outcome, want)
-		}
-	}
-	deliveries := hook.Deliveries()
-	for i, d := range deliveries {
-		if got, want := d.Header.Get("aeg-delivery-count"), string(rune('0'+i)); got != want {
-			t.Errorf("delivery %d aeg-delivery-count %s, want %s", i, got, want)
-		}
-		if d.Time.Sub(start) != offsets(attempts)[i] {
-			t.Errorf("delivery %d arrived at %v of cloud time", i, d.Time.Sub(start))
-		}
-	}
-	if len(h.entries("delivered", "retrying")) != 1 {
-		t.Fatal("the event was not recorded as delivered")
+			attempts := h.attempts("retrying")
+			if got := offsets(attempts); !slices.Equal(got, c.want) {
+				t.Fatalf("attempts at %v, want %v", got, c.want)
+			}
+			for i, want := range []string{"Busy", "Busy", "Success"} {
+				if attempts[i].Outcome != want {
+					t.Errorf("attempt %d outcome %s, want %s", i+1, attempts[i].Outcome, want)
+				}
+			}
+			deliveries := hook.Deliveries()
+			for i, d := range deliveries {
+				if got, want := d.Header.Get("aeg-delivery-count"), string(rune('0'+i)); got != want {
+					t.Errorf("delivery %d aeg-delivery-count %s, want %s", i, got, want)
+				}
+				if d.Time.Sub(start) != offsets(attempts)[i] {
+					t.Errorf("delivery %d arrived at %v of cloud time", i, d.Time.Sub(start))
+				}
+			}
+			if len(h.entries("delivered", "retrying")) != 1 {
+				t.Fatal("the event was not recorded as delivered")
+			}
+		})
 	}
 }
 
@@ -88,24 +104,60 @@ func TestMaxDeliveryAttempts_EG11(t *testing.T) {
 		t.Fatalf("%d attempts, want 2", n)
 	}
 	drops := h.entries("drop", "limited")
-	if len(drops) != 1 || drops[0].Outcome != eventgrid.ReasonMaxDeliveryAttempts {
+	if len(drops) != 1 || drops[0].Outcome != retry.ReasonMaxDeliveryAttemptsExceeded {
 		t.Fatalf("drops %+v", drops)
 	}
 }
 
-// EG-12, EG-14: with a 1-minute TTL, attempts run at 0, 10 s and 40 s; the
-// next is due at 1 min 40 s, past the TTL, and the event is given up then,
-// not before.
+// EG-12, EG-14, EG-7: with a 3-minute TTL, a webhook answering 503 gets
+// attempts at 0, 30 s, 1 min and 2 min (the 30 s floor, then the schedule's
+// 1 min); the next is due at 7 min, long past the TTL, and the event is
+// given up then, not when the TTL ran out.
 func TestTimeToLiveCheckedAtNextAttempt_EG14(t *testing.T) {
 	t.Parallel()
 	h, hook := newOrdersHarness(t, fakes.Always(http.StatusServiceUnavailable))
-	h.retryOneForAnHour("short-lived", hook, &armeventgrid.RetryPolicy{EventTimeToLiveInMinutes: to.Ptr[int32](1)})
-	if got, want := offsets(h.attempts("short-lived")), []time.Duration{0, 10 * time.Second, 40 * time.Second}; !slices.Equal(got, want) {
+	h.retryOneForAnHour("short-lived", hook, &armeventgrid.RetryPolicy{EventTimeToLiveInMinutes: to.Ptr[int32](3)})
+	if got, want := offsets(h.attempts("short-lived")), []time.Duration{0, 30 * time.Second, time.Minute, 2 * time.Minute}; !slices.Equal(got, want) {
 		t.Fatalf("attempts at %v, want %v", got, want)
 	}
 	drops := h.entries("drop", "short-lived")
-	if len(drops) != 1 || drops[0].Outcome != eventgrid.ReasonTimeToLive || drops[0].Time.Sub(start) != 100*time.Second {
-		t.Fatalf("drops %+v, want TimeToLiveExceeded at +1m40s", drops)
+	if len(drops) != 1 || drops[0].Outcome != retry.ReasonTimeToLiveExceeded || drops[0].Time.Sub(start) != 7*time.Minute {
+		t.Fatalf("drops %+v, want TimeToLiveExceeded at +7m", drops)
+	}
+}
+
+// EG-6, EG-20, EG-21, EG-23: a 400 from a webhook is never retried, and the
+// event is dead-lettered 5 minutes later into the subscription's container
+// (the in-memory default here) as an EG-23 record.
+func TestNeverRetriedStatusIsDeadLettered_EG6(t *testing.T) {
+	t.Parallel()
+	h, hook := newOrdersHarness(t, fakes.Always(http.StatusBadRequest))
+	h.subscribe("orders", "dl-sub", armeventgrid.EventSubscriptionProperties{
+		Destination: webhook(hook.URL()),
+		DeadLetterDestination: &armeventgrid.StorageBlobDeadLetterDestination{
+			EndpointType: to.Ptr(armeventgrid.DeadLetterEndPointTypeStorageBlob),
+			Properties: &armeventgrid.StorageBlobDeadLetterDestinationProperties{
+				ResourceID:        to.Ptr("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Storage/storageAccounts/acct"),
+				BlobContainerName: to.Ptr("dead"),
+			},
+		},
+	})
+	h.publishOne("orders")
+	h.clock.Advance(5 * time.Minute)
+	if n := len(h.attempts("dl-sub")); n != 1 {
+		t.Fatalf("%d attempts: a 400 is never retried", n)
+	}
+	letters := h.sink.List()
+	if len(letters) != 1 || !strings.HasPrefix(letters[0].Destination, "acct/dead/DL-SUB/") {
+		t.Fatalf("dead letters %+v", letters)
+	}
+	var records []map[string]any
+	if err := json.Unmarshal(letters[0].Body, &records); err != nil || len(records) != 1 {
+		t.Fatalf("record %s: %v", letters[0].Body, err)
+	}
+	if r := records[0]; r["id"] != "e1" || r["lastDeliveryOutcome"] != "BadRequest" ||
+		r["deadLetterReason"] != retry.ReasonUndeliverableDueToClientError || r["topic"] != topicID("orders") {
+		t.Fatalf("record %v", r)
 	}
 }
 

@@ -3,8 +3,10 @@ package eventgrid
 import (
 	"strings"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/deadletter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
+	"github.com/gridbridge/gridbridge/compat/eventgrid/retry"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/webhook"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -28,19 +30,18 @@ func routeLabels(t *resource.Topic, sub *resource.EventSubscription) map[string]
 	return labels
 }
 
-// route builds the delivery route of a provisioned subscription.
-func (s *Service) route(t *resource.Topic, sub *resource.EventSubscription) *engine.Route {
-	view := viewOf(t, sub)
+// route builds the delivery route of a provisioned subscription: Azure's
+// retry rules (retryPolicy) and, when the subscription names a container,
+// its dead letters as EG-23 blobs (blobDeadLetters).
+func (s *basicTopics) route(t *resource.Topic, sub *resource.EventSubscription) *engine.Route {
 	d := sub.EffectiveDestination()
-	policy := s.retryPolicy(view)
-	dest := s.destination(view, d)
-	if o, ok := policy.(observer); ok {
-		dest = o.Observe(dest)
-	}
+	schema := sub.DeliverySchema(t.InputSchema)
+	policy := s.retryPolicy(sub, d)
 	r := &engine.Route{
-		ID:                routeID(t, sub),
-		Labels:            routeLabels(t, sub),
-		Destination:       dest,
+		ID:     routeID(t, sub),
+		Labels: routeLabels(t, sub),
+		// The policy sees successes too: they end a failure streak (EG-17).
+		Destination:       policy.Observe(s.destination(sub.Name, schema, d)),
 		Retry:             policy,
 		MaxBatchEvents:    d.EventsPerBatch(),       // EG-15
 		ResponseTimeout:   responseTimeout,          // EG-5
@@ -50,13 +51,48 @@ func (s *Service) route(t *resource.Topic, sub *resource.EventSubscription) *eng
 	if r.MaxBatchEvents > 1 {
 		r.PreferredBatchBytes = d.BatchKilobytes() * 1024
 	}
-	if view.DeadLetter != nil && s.cfg.DeadLetterPolicy != nil {
-		r.DeadLetter = s.cfg.DeadLetterPolicy(view, s.cfg.DeadLetterSink)
+	if dl := sub.EffectiveDeadLetter(); dl != nil {
+		r.DeadLetter = blobDeadLetters(sub.Name, schema, dl, s.sink)
 	}
 	return r
 }
 
-func (s *Service) destination(view SubscriptionView, d *resource.Destination) engine.Destination {
+// retryPolicy applies Azure's full retry rules (EG-4 … EG-18) to an event
+// subscription delivering to d, with jitter and probation as the face's
+// options say.
+func (s *basicTopics) retryPolicy(sub *resource.EventSubscription, d *resource.Destination) *retry.Policy {
+	kind := retry.AzureResource
+	if d.EndpointType == resource.EndpointWebHook {
+		kind = retry.Webhook
+	}
+	return retry.NewPolicy(retry.Config{
+		MaxDeliveryAttempts: sub.RetryPolicy.MaxDeliveryAttempts,
+		EventTimeToLive:     sub.EventTTL(),
+		Destination:         kind,
+		Jitter:              s.cfg.Jitter,
+		Seed:                uint64(s.cfg.Seed),
+		Probation:           s.cfg.Probation,
+	})
+}
+
+// blobDeadLetters writes the give-ups of the subscription named name as
+// EG-23 records in schema into the blob container dl names (EG-19 … EG-22).
+func blobDeadLetters(name string, schema egevent.Schema, dl *resource.DeadLetterDestination, sink engine.Sink) *engine.DeadLetterPolicy {
+	dest, err := deadletter.ParseDestination(dl.ResourceID, dl.BlobContainerName)
+	if err != nil {
+		// ARM validated the destination at create; an unusable one drops
+		// give-ups with a reason naming it rather than losing them silently.
+		return deadletter.UnusablePolicy(sink, err)
+	}
+	b := deadletter.NewBuilder(name, dest)
+	b.DeliverySchema = schema
+	return b.Policy(sink)
+}
+
+// destination is where the subscription named name delivers to: a webhook,
+// a Storage Queue when a queue service is configured, or the capture of the
+// other Azure-resource destinations.
+func (s *basicTopics) destination(name string, schema egevent.Schema, d *resource.Destination) engine.Destination {
 	switch {
 	case d.EndpointType == resource.EndpointStorageQueue && s.queues.configured():
 		return s.storageQueue(d)
@@ -74,27 +110,10 @@ func (s *Service) destination(view SubscriptionView, d *resource.Destination) en
 	return &webhook.Destination{
 		Client:           s.client,
 		URL:              d.EndpointURL,
-		SubscriptionName: view.Name,
-		Schema:           view.DeliverySchema,
-		Batched:          view.MaxEventsPerBatch > 1 && view.DeliverySchema == egevent.CloudEventSchemaV10,
+		SubscriptionName: name,
+		Schema:           schema,
+		Batched:          d.EventsPerBatch() > 1 && schema == egevent.CloudEventSchemaV10,
 		Attributes:       attrs,
 		RecordSecrets:    s.cfg.Engine.RecordSecrets(),
 	}
-}
-
-// observer is a retry policy that also wants to see successful attempts
-// (the engine reports only failures to a policy): its Observe wraps the
-// route's destination. compat/eventgrid/retry's Policy is one, for
-// delayed delivery (EG-17).
-type observer interface {
-	Observe(engine.Destination) engine.Destination
-}
-
-func (s *Service) retryPolicy(view SubscriptionView) engine.RetryPolicy {
-	if s.cfg.RetryPolicy != nil {
-		if p := s.cfg.RetryPolicy(view); p != nil {
-			return p
-		}
-	}
-	return &standardRetry{maxAttempts: view.MaxDeliveryAttempts, ttl: view.EventTimeToLive, jitter: s.jitter}
 }

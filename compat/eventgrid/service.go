@@ -9,7 +9,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
+	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/basicarm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/publish"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
@@ -17,17 +18,19 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// Service is one Event Grid face: its resources, handlers and delivery
-// routes. Services share nothing, so two in one process are independent.
-type Service struct {
-	cfg     Config
+// basicTopics is the basic-topic half of the Event Grid face: topics,
+// domains, system topics and their event subscriptions, their handlers and
+// delivery routes. It holds nothing outside the value, so two faces in one
+// process are independent.
+type basicTopics struct {
+	cfg     FaceConfig
+	sink    engine.Sink // dead letters: the storage accounts, or memory
 	clock   engine.Clock
 	journal *engine.Journal
 	store   *resource.Store
 	arm     *arm.Table
 	publish *publish.Handler
 	client  *http.Client   // deliveries and handshakes; never follows redirects
-	jitter  *engine.Jitter // nil: off
 	queues  *storageQueues // Storage Queue destinations' services
 	storage *storageEvents // blob events of system topics' accounts
 
@@ -36,26 +39,22 @@ type Service struct {
 	timers map[string]engine.Timer
 }
 
-// New returns a Service on cfg.Engine.
-func New(cfg Config) *Service {
-	if cfg.ValidationTimeout <= 0 {
-		cfg.ValidationTimeout = defaultValidationTimeout
-	}
-	s := &Service{
+// newBasicTopics is NewFace's basic-topic half; dead letters go to sink.
+func newBasicTopics(cfg FaceConfig, sink engine.Sink) *basicTopics {
+	s := &basicTopics{
 		cfg:     cfg,
+		sink:    sink,
 		clock:   cfg.Engine.Clock(),
 		journal: cfg.Engine.Journal(),
 		store:   resource.NewStore(),
 		client:  webhook.NoRedirects(cfg.HTTPClient),
-		jitter:  standardJitter(cfg.Jitter, cfg.Seed),
 		queues:  newStorageQueues(cfg.AzureStorage),
 		storage: newStorageEvents(cfg.AzureStorage),
 		timers:  make(map[string]engine.Timer),
 	}
 	s.arm = arm.NewTable(arm.Options{}, (&basicarm.Handler{Store: s.store, Hooks: (*armHooks)(s)}).Endpoints()...)
 	s.publish = &publish.Handler{
-		Store: s.store, Now: s.clock.Now, Endpoint: s.topicEndpoint, Accept: s.accept,
-		NewID: uuid.NewString, MaxBytes: cfg.MaxPublishBytes,
+		Store: s.store, Now: s.clock.Now, Endpoint: s.topicEndpoint, Accept: s.accept, NewID: uuid.NewString,
 	}
 	return s
 }
@@ -63,13 +62,13 @@ func New(cfg Config) *Service {
 // Register mounts the ARM API, the publish endpoint and the manual
 // validation URL on r. The emulator mounts the same router on its HTTP and
 // TLS listeners.
-func (s *Service) Register(r *mux.Router) {
-	r.Path("/topics/{topic}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+func (s *basicTopics) Register(r *mux.Router) {
+	r.Path("/topics/{topic}/api/events").Handler(entra.OnPlane(entra.EventGridPlane(), http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.publish.Serve(w, req, mux.Vars(req)["topic"])
-	})
-	r.Path("/domains/{domain}/api/events").HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	})))
+	r.Path("/domains/{domain}/api/events").Handler(entra.OnPlane(entra.EventGridPlane(), http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.publish.ServeDomain(w, req, mux.Vars(req)["domain"])
-	})
+	})))
 	r.Path("/eventsubscriptions/{name}/validate").Methods(http.MethodGet, http.MethodPost).
 		HandlerFunc(s.serveManualValidation)
 	s.arm.Mount(r)
@@ -78,7 +77,7 @@ func (s *Service) Register(r *mux.Router) {
 // Reset forgets every topic and event subscription (POST /_emulator/reset):
 // their routes are removed (what they still held is journalled as dropped)
 // and pending timers stopped.
-func (s *Service) Reset() {
+func (s *basicTopics) Reset() {
 	s.mu.Lock()
 	for key, t := range s.timers {
 		t.Stop()
@@ -95,7 +94,7 @@ func (s *Service) Reset() {
 }
 
 // topicEndpoint is a topic's publish URL, advertised in properties.endpoint.
-func (s *Service) topicEndpoint(t *resource.Topic) string {
+func (s *basicTopics) topicEndpoint(t *resource.Topic) string {
 	switch t.Type {
 	case resource.TypeDomain:
 		return s.publicBase() + "/domains/" + url.PathEscape(t.Name) + "/api/events"
@@ -105,9 +104,6 @@ func (s *Service) topicEndpoint(t *resource.Topic) string {
 	return "" // domain topics and system topics take no events of their own
 }
 
-func (s *Service) publicBase() string {
-	if s.cfg.PublicTLSBaseURL == nil {
-		return ""
-	}
+func (s *basicTopics) publicBase() string {
 	return strings.TrimRight(s.cfg.PublicTLSBaseURL(), "/")
 }

@@ -30,7 +30,7 @@ type storageQueueDestination struct {
 	name     string // "<account>/<queue>", for the journal
 }
 
-func (s *Service) storageQueue(d *resource.Destination) engine.Destination {
+func (s *basicTopics) storageQueue(d *resource.Destination) engine.Destination {
 	dest := &storageQueueDestination{name: d.StorageAccountName() + "/" + d.QueueName()}
 	if secs, ok := d.QueueMessageTTL(); ok {
 		ttl := int32(secs)

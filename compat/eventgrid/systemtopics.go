@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/blobevents"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
@@ -20,7 +20,7 @@ import (
 )
 
 // defaultStoragePoll is how often, in real time, the accounts of system
-// topics are listed when Config.StoragePollInterval is 0.
+// topics are listed when FaceConfig.StoragePollInterval is 0.
 const defaultStoragePoll = time.Second
 
 // storageEvents watches the storage accounts that system topics name and
@@ -127,7 +127,7 @@ func (h *armHooks) SystemTopicsChanged() {
 }
 
 // pollStorage scans in real time until Close or Reset.
-func (s *Service) pollStorage(stop, done chan struct{}) {
+func (s *basicTopics) pollStorage(stop, done chan struct{}) {
 	defer close(done)
 	every := s.cfg.StoragePollInterval
 	if every == 0 {
@@ -165,7 +165,7 @@ func untilStopped(stop <-chan struct{}) (context.Context, context.CancelFunc) {
 }
 
 // stopStorage stops the poller and forgets the watchers.
-func (s *Service) stopStorage() {
+func (s *basicTopics) stopStorage() {
 	se := s.storage
 	se.mu.Lock()
 	stop, done := se.stop, se.done
@@ -179,14 +179,14 @@ func (s *Service) stopStorage() {
 }
 
 // Close stops watching storage accounts.
-func (s *Service) Close() { s.stopStorage() }
+func (s *basicTopics) Close() { s.stopStorage() }
 
 // SyncStorageEvents lists every watched storage account now and publishes
 // the blob events of what changed since the last scan to the system topics
 // of that account. When it returns, those events are queued on their
 // subscriptions' routes: a test that wrote a blob calls it, then waits for
 // the delivery, without sleeping.
-func (s *Service) SyncStorageEvents(ctx context.Context) error {
+func (s *basicTopics) SyncStorageEvents(ctx context.Context) error {
 	se := s.storage
 	se.scan.Lock()
 	defer se.scan.Unlock()
@@ -216,7 +216,7 @@ func (s *Service) SyncStorageEvents(ctx context.Context) error {
 
 // publishBlobChanges publishes an account's changes to each system topic
 // whose source is that account.
-func (s *Service) publishBlobChanges(account string, changes []blobevents.Change) {
+func (s *basicTopics) publishBlobChanges(account string, changes []blobevents.Change) {
 	for _, t := range s.store.TopicsOfType(resource.TypeSystemTopic) {
 		if !strings.EqualFold(resource.StorageAccountName(t.Source), account) {
 			continue
@@ -243,7 +243,7 @@ func (s *Service) publishBlobChanges(account string, changes []blobevents.Change
 // emulator mounts it among the inspection endpoints): one scan now
 // (SyncStorageEvents); 204 when done, 502 with the reason when an account
 // could not be listed.
-func (s *Service) ServeStorageSync(w http.ResponseWriter, r *http.Request) {
+func (s *basicTopics) ServeStorageSync(w http.ResponseWriter, r *http.Request) {
 	if err := s.SyncStorageEvents(r.Context()); err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return

@@ -18,7 +18,7 @@ func windowKey(t *resource.Topic, sub *resource.EventSubscription) string {
 
 // setTimer replaces the timer under key (nil arm: just stop it). Timers run
 // on the emulator clock, so a test sees expiry by advancing it.
-func (s *Service) setTimer(key string, arm func() engine.Timer) {
+func (s *basicTopics) setTimer(key string, arm func() engine.Timer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.timers[key]; ok {
@@ -34,7 +34,7 @@ func (s *Service) setTimer(key string, arm func() engine.Timer) {
 // emulator clock. Every store re-arms it, so the timer that fires is the
 // latest; it still checks the stored value, which a concurrent update may
 // have changed.
-func (s *Service) armExpiry(t *resource.Topic, sub *resource.EventSubscription) {
+func (s *basicTopics) armExpiry(t *resource.Topic, sub *resource.EventSubscription) {
 	if sub.ExpirationTimeUTC == nil {
 		s.setTimer(expiryKey(t, sub), nil)
 		return
@@ -55,7 +55,7 @@ func (s *Service) armExpiry(t *resource.Topic, sub *resource.EventSubscription) 
 
 // armValidationWindow fails a subscription whose manual validation did not
 // come within five minutes of cloud time (W-EG-3.3).
-func (s *Service) armValidationWindow(t *resource.Topic, sub *resource.EventSubscription) {
+func (s *basicTopics) armValidationWindow(t *resource.Topic, sub *resource.EventSubscription) {
 	if sub.ProvisioningState != resource.StateAwaitingManualAction {
 		s.setTimer(windowKey(t, sub), nil)
 		return
@@ -74,7 +74,7 @@ func (s *Service) armValidationWindow(t *resource.Topic, sub *resource.EventSubs
 }
 
 // forget stops a removed subscription's timers.
-func (s *Service) forget(t *resource.Topic, sub *resource.EventSubscription) {
+func (s *basicTopics) forget(t *resource.Topic, sub *resource.EventSubscription) {
 	s.setTimer(expiryKey(t, sub), nil)
 	s.setTimer(windowKey(t, sub), nil)
 }

@@ -6,11 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 // An endpoint that fails the Event Grid handshake keeps the subscription
@@ -111,14 +113,20 @@ func TestManualValidationWindowExpires(t *testing.T) {
 	}
 }
 
-// With SkipValidation no handshake is sent.
-func TestSkipValidation(t *testing.T) {
+// With the X-GridBridge-Skip-Validation header (what the topology file
+// sends for skipValidation), no handshake is sent and the subscription is
+// Succeeded at once.
+func TestSkipValidationHeader(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(c *eventgrid.Config) { c.SkipValidation = true })
-	hook := newHook(t, h, fakes.RejectValidation(http.StatusForbidden))
-	h.createTopic("orders", armeventgrid.InputSchemaEventGridSchema, nil)
-	h.subscribe("orders", "unchecked", armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())})
+	h, hook := newOrdersHarness(t, fakes.RejectValidation(http.StatusForbidden))
+	skip := policy.WithHTTPHeader(ctx(t), http.Header{arm.HeaderSkipValidation: {"true"}})
+	poller, err := h.topicSubs().BeginCreateOrUpdate(skip, resourceGroup, "orders", "unchecked",
+		armeventgrid.EventSubscription{Properties: &armeventgrid.EventSubscriptionProperties{Destination: webhook(hook.URL())}}, nil)
+	sub := facetest.Await(t, "create subscription unchecked", poller, err)
 	if n := len(hook.Requests()); n != 0 {
 		t.Fatalf("%d handshake requests, want none", n)
+	}
+	if got := *sub.Properties.ProvisioningState; got != armeventgrid.EventSubscriptionProvisioningStateSucceeded {
+		t.Fatalf("provisioningState %s, want Succeeded", got)
 	}
 }

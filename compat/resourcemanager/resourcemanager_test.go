@@ -15,6 +15,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resources/armresources"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resources/armsubscriptions"
 	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/entra"
 )
 
 type staticToken struct{}
@@ -23,11 +25,18 @@ func (staticToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore
 	return azcore.AccessToken{Token: "t", ExpiresOn: time.Now().Add(time.Hour)}, nil
 }
 
+// newRouter mounts the service as the emulator does: on a router whose
+// middleware checks tokens by the chosen route's plane.
+func newRouter() *mux.Router {
+	r := mux.NewRouter()
+	r.Use(entra.New(entra.Config{Now: time.Now}).Middleware(false))
+	New().Register(r)
+	return r
+}
+
 func start(t *testing.T) *arm.ClientOptions {
 	t.Helper()
-	r := mux.NewRouter()
-	New().Register(r)
-	srv := httptest.NewTLSServer(r)
+	srv := httptest.NewTLSServer(newRouter())
 	t.Cleanup(srv.Close)
 	return &arm.ClientOptions{
 		ClientOptions: policy.ClientOptions{

@@ -2,6 +2,8 @@ package sqs_test
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -42,6 +44,18 @@ func (h *harness) clientFor(accessKey, region string) *sqssdk.Client {
 }
 
 func ctx(t testing.TB) context.Context { return facetest.Context(t) }
+
+// rawRequest is a request to the harness as an SDK would sign it: GridBridge
+// checks no signature, but serves no SQS request without one (signed.go).
+func (h *harness) rawRequest(t testing.TB, method, path, body string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx(t), method, h.Server.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+account+"/20260301/"+region+"/sqs/aws4_request, SignedHeaders=host, Signature=x")
+	return req
+}
 
 // startTest marks the test parallel and gives it a harness: how most tests
 // begin.

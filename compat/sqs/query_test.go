@@ -12,9 +12,8 @@ import (
 // postForm sends a query-protocol request, as boto3 1.26 does, to path.
 func (h *harness) postForm(t *testing.T, path string, form url.Values) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+path, strings.NewReader(form.Encode()))
+	req := h.rawRequest(t, http.MethodPost, path, form.Encode())
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+account+"/20260301/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=x")
 	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +87,7 @@ func TestQueryProtocolErrors(t *testing.T) {
 
 func TestJSONProtocolErrorShape(t *testing.T) {
 	h := startTest(t)
-	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(`{"QueueUrl":"http://x/000000000000/none"}`))
+	req := h.rawRequest(t, http.MethodPost, "/", `{"QueueUrl":"http://x/000000000000/none"}`)
 	req.Header.Set("X-Amz-Target", "AmazonSQS.PurgeQueue")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 	resp, err := h.Server.Client().Do(req)
@@ -102,7 +101,7 @@ func TestJSONProtocolErrorShape(t *testing.T) {
 		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
 	}
 	for _, bad := range []string{`{`, `{"QueueUrl": 5}`} {
-		req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(bad))
+		req := h.rawRequest(t, http.MethodPost, "/", bad)
 		req.Header.Set("X-Amz-Target", "AmazonSQS.PurgeQueue")
 		resp, err := h.Server.Client().Do(req)
 		if err != nil {
@@ -117,7 +116,7 @@ func TestJSONProtocolErrorShape(t *testing.T) {
 
 func TestUnknownJSONOperation(t *testing.T) {
 	h := startTest(t)
-	req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(`{}`))
+	req := h.rawRequest(t, http.MethodPost, "/", `{}`)
 	req.Header.Set("X-Amz-Target", "AmazonSQS.Frobnicate")
 	resp, err := h.Server.Client().Do(req)
 	if err != nil {

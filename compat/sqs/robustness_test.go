@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 )
 
@@ -24,7 +23,7 @@ func TestBadInputIsAClientError(t *testing.T) {
 		`{"QueueUrl":"` + queue + `","Attributes":{"Nope":"1"},"ReceiptHandle":"%%%","VisibilityTimeout":-1}`}
 	for _, op := range allOperations {
 		for _, body := range bodies {
-			req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(body))
+			req := h.rawRequest(t, http.MethodPost, "/", body)
 			req.Header.Set("X-Amz-Target", "AmazonSQS."+op)
 			check(t, h, req, op+" "+body)
 		}
@@ -33,7 +32,7 @@ func TestBadInputIsAClientError(t *testing.T) {
 			{"Action": {op}, "QueueUrl": {queue}, "MaxNumberOfMessages": {"x"}, "Attribute.1.Name": {"Nope"}, "Tag.1.Key": {""}},
 			{"Action": {op}, "QueueUrl": {queue}, "MessageAttribute.1.Name": {"a"}, "MessageAttribute.1.Value.BinaryValue": {"!!"}},
 		} {
-			req, _ := http.NewRequestWithContext(ctx(t), http.MethodPost, h.Server.URL+"/", strings.NewReader(form.Encode()))
+			req := h.rawRequest(t, http.MethodPost, "/", form.Encode())
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			check(t, h, req, op+" "+form.Encode())
 		}

@@ -92,6 +92,10 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fail(errInternal("GridBridge failed to handle the request."))
 		}
 	}()
+	if !signed(r) {
+		fail(errMissingAuthentication())
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
 	if err != nil {
 		fail(errInvalidParameter("The request body could not be read."))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +23,37 @@ type Clock interface {
 	Go(f func())
 	// Mode names the kind of clock: "real", "scaled" or "virtual".
 	Mode() string
+
+	// orderedClock is what the engine needs of every clock beyond this.
+	orderedClock
+}
+
+// orderedClock is what the engine needs of its clock besides telling time
+// and running timers: on a virtual clock, a route's retries keep the
+// clock's order among every timer due at one instant (EG-8, EG-14: each
+// retry is judged when it comes due), and an attempt waiting for its
+// endpoint does not hold time back for the whole settle bound
+// (outside.go). Every clock has it, so the engine never asks which clock it
+// runs on; on real and scaled time timers due together have no order to
+// keep and nothing waits for work, so those clocks implement it trivially.
+// Unexported, it keeps Clock implemented in this package only: a clock
+// made elsewhere cannot leave it out (one that embeds a Clock delegates it).
+type orderedClock interface {
+	// nextSeq reserves the place among timers due at one instant that a
+	// timer created now would take, for one armed later with afterFuncAt.
+	nextSeq() uint64
+	// afterFuncAt runs f at when, in seq's place among the timers due then.
+	// A time already reached runs f as soon as possible, as AfterFunc with
+	// no wait does, except during an Advance of a virtual clock, which
+	// fires it in its (when, seq) order.
+	afterFuncAt(when time.Time, seq uint64, f func()) Timer
+	// goTask is Go for work that tells the clock, by its task id, when it
+	// waits outside the emulator (setOutside). The id is 0 on a clock that
+	// does not wait for work: there is nothing to tell it.
+	goTask(f func(task uint64))
+	// setOutside says that running task now waits for something outside
+	// the emulator (true) or works again (false).
+	setOutside(task uint64, outside bool)
 }
 
 // Timer is a pending AfterFunc.
@@ -54,6 +86,7 @@ type scaledClock struct {
 	scale float64
 	start time.Time // real time when the clock started
 	base  time.Time // cloud time at start
+	seq   atomic.Uint64
 }
 
 func (c *scaledClock) Now() time.Time {
@@ -72,6 +105,19 @@ func (c *scaledClock) AfterFunc(d time.Duration, f func()) Timer {
 }
 
 func (c *scaledClock) Go(f func()) { go f() }
+
+// nextSeq numbers timers in the order they are created; real timers due at
+// one instant fire in no set order, so nothing else depends on it.
+func (c *scaledClock) nextSeq() uint64 { return c.seq.Add(1) }
+
+func (c *scaledClock) afterFuncAt(when time.Time, _ uint64, f func()) Timer {
+	return c.AfterFunc(when.Sub(c.Now()), f)
+}
+
+// goTask runs f with task 0: a scaled clock never waits for work.
+func (c *scaledClock) goTask(f func(task uint64)) { go f(0) }
+
+func (c *scaledClock) setOutside(uint64, bool) {}
 
 func (c *scaledClock) Mode() string {
 	if c.scale == 1 {
@@ -171,6 +217,8 @@ func (c *VirtualClock) goTask(f func(id uint64)) {
 	go c.run(id, func() { f(id) })
 }
 
+// startTaskLocked counts new work in progress. Ids start at 1: 0 is a clock
+// that does not wait for work (orderedClock.goTask).
 func (c *VirtualClock) startTaskLocked() uint64 {
 	c.taskSeq++
 	c.busy[c.taskSeq] = &task{since: time.Now()}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -32,7 +33,8 @@ func failingCounted(n *atomic.Int32) engine.Destination {
 	})
 }
 
-// balanced checks issue 10's invariant on route r.
+// balanced checks on route r the invariant RouteMetrics states: every
+// event queued is in exactly one place.
 func balanced(t *testing.T, e *engine.Engine, when string) engine.RouteMetrics {
 	t.Helper()
 	m, _ := e.RouteMetrics("r")
@@ -51,7 +53,7 @@ func items(prefix string, n int, at time.Time) []*engine.Item {
 	return out
 }
 
-// Issue 10 item 2: when a hold ends, the whole backlog goes at the route's
+// When a hold ends, the whole backlog goes at the route's
 // pace, even though its own failures start a new hold — not only the
 // attempts the concurrency allows at the instant the hold ends.
 func TestBacklogDrainsWhenTheHoldEnds(t *testing.T) {
@@ -76,7 +78,7 @@ func TestBacklogDrainsWhenTheHoldEnds(t *testing.T) {
 	}
 }
 
-// Issue 10 item 1: an event whose TTL runs out behind a hold — queued and
+// An event whose TTL runs out behind a hold — queued and
 // never attempted, or with a retry due during the hold — is given up without
 // another attempt, at the latest when the hold ends (EG-14).
 func TestHoldsDoNotOutliveTheTTL(t *testing.T) {
@@ -109,31 +111,43 @@ func TestHoldsDoNotOutliveTheTTL(t *testing.T) {
 	}
 }
 
-// Issue 10 item 6: reset leaves nothing scheduled that could hold memory:
-// retries, holds and dead-letter writes are all cancelled.
-func TestResetCancelsEverythingScheduled(t *testing.T) {
+// holdOnFailure puts the route on probation for a minute after a failure.
+type holdOnFailure struct{}
+
+func (holdOnFailure) AfterFailure(*engine.Batch, engine.Outcome, time.Time) engine.Decision {
+	return engine.Decision{Action: engine.Retry, After: 10 * time.Second, Hold: time.Minute, HoldState: "Probation"}
+}
+
+func (holdOnFailure) BeforeRetry(*engine.Batch, time.Time) engine.Decision {
+	return engine.Decision{Action: engine.Proceed}
+}
+
+func TestHeldRouteJournalsWhatItDefers(t *testing.T) {
 	t.Parallel()
 	e, clock := newEngine(t)
 	var calls atomic.Int32
-	e.PutRoute(&engine.Route{ID: "r", Destination: failingCounted(&calls),
-		Retry: heldTTLPolicy{retry: 10 * time.Second, hold: time.Hour, ttl: time.Minute},
-		DeadLetter: &engine.DeadLetterPolicy{Sink: engine.NewMemorySink(), Delay: 5 * time.Minute,
-			Build: func(b *engine.Batch, _ string, _ time.Time) ([]engine.DeadLetter, error) {
-				return []engine.DeadLetter{{Destination: "x", EventIDs: b.EventIDs()}}, nil
-			}}})
-	_ = e.Enqueue("r", items("a", 3, t0)...)
-	clock.Advance(30 * time.Second)
-	_ = e.Enqueue("r", items("b", 3, t0)...)
-	clock.Advance(time.Hour + time.Minute) // the hold ends: dead letters are due 5 minutes later
-	m := balanced(t, e, "before reset")
-	if m.AwaitingDeadLetter == 0 || clock.Pending() == 0 {
-		t.Fatalf("want dead letters waiting before the reset: %+v, %d timers", m, clock.Pending())
+	e.PutRoute(&engine.Route{ID: "r", Retry: holdOnFailure{},
+		Destination: engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome {
+			if calls.Add(1) == 1 {
+				return engine.Outcome{Name: "NotFound", Status: 404}
+			}
+			return engine.Outcome{OK: true}
+		})})
+	_ = e.Enqueue("r", &engine.Item{ID: "e1"})
+	waitKind(t, e, engine.KindAttempt, 1)
+	_ = e.Enqueue("r", &engine.Item{ID: "e2"}) // arrives during probation
+	clock.Advance(10 * time.Second)
+	// One hold, one entry: e2 queued and e1's retry due at 10 s wait for it.
+	deferred := e.Journal().Query(engine.Filter{Kind: engine.KindDeferred})
+	if len(deferred) != 1 || deferred[0].Outcome != "Probation" || !deferred[0].NextAttemptAt.Equal(t0.Add(time.Minute)) ||
+		deferred[0].Count != 2 || !slices.Equal(deferred[0].EventIDs, []string{"e1", "e2"}) {
+		t.Fatalf("deferred = %+v", deferred)
 	}
-	e.Reset()
-	if n := clock.Pending(); n != 0 {
-		t.Fatalf("%d timers still scheduled after reset", n)
+	if m, _ := e.RouteMetrics("r"); m.State != "Probation" {
+		t.Fatalf("state = %q, want Probation", m.State)
 	}
-	if st := e.Journal().Stats(); st.Held != 0 || st.Appended != 0 || len(e.Metrics()) != 0 {
-		t.Fatalf("after reset: journal %+v, %d routes", st, len(e.Metrics()))
+	clock.Advance(time.Minute)
+	if n := len(e.Journal().Query(engine.Filter{Kind: engine.KindDelivered})); n != 2 {
+		t.Fatalf("delivered %d after the hold, want 2", n)
 	}
 }

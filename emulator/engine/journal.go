@@ -190,7 +190,7 @@ func (j *Journal) appendLocked(e *Entry) {
 // intern returns a copy of s shared with the journal's attempt entries
 // that carry the same text: an outcome's message and destination repeat
 // from attempt to attempt, and a batch waiting for its retry keeps its last
-// outcome's (issue 10: memory per pending event).
+// outcome's, so a backlog of failing events does not hold a copy each.
 func (j *Journal) intern(s string) string {
 	if s == "" || len(s) > maxInternedText {
 		return s

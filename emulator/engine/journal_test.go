@@ -35,7 +35,7 @@ func (d *recordingDestination) Deliver(_ context.Context, a *engine.Attempt) eng
 	return engine.Outcome{Name: "Busy", Status: 503, Message: "HTTP 503", Request: r, Destination: r.URL}
 }
 
-// Issue 17: an attempt entry refers to its events' stored bodies and an
+// An attempt entry refers to its events' stored bodies and an
 // interned header set, yet the journal shows every attempt's request
 // exactly as the destination reported it.
 func TestJournalShowsEveryAttemptsRequestAsSent(t *testing.T) {
@@ -160,7 +160,7 @@ func TestJournalIsBoundedInBytes(t *testing.T) {
 	}
 }
 
-// Item 6 of issue 10: reset starts the counters again; sequence numbers go on
+// Reset starts the counters again; sequence numbers go on
 // so a reader's position stays valid.
 func TestJournalResetStartsCountersAgain(t *testing.T) {
 	t.Parallel()
@@ -234,5 +234,21 @@ func TestJournalTurnsOverItsStorage(t *testing.T) {
 		if e.EventIDs[0] != want || e.Message != want || e.Seq != uint64(total-capacity+k+1) {
 			t.Fatalf("entry %d is %v/%q seq %d, want %s", k, e.EventIDs, e.Message, e.Seq, want)
 		}
+	}
+}
+
+func TestJournalWrapsAndCountsDiscarded(t *testing.T) {
+	t.Parallel()
+	j := engine.NewJournal(3)
+	for i := 0; i < 5; i++ {
+		j.Append(engine.Entry{Kind: engine.KindPublish})
+	}
+	st := j.Stats()
+	if st.Held != 3 || st.Discarded != 2 || st.Appended != 5 || st.Counts[engine.KindPublish] != 5 {
+		t.Fatalf("stats = %+v", st)
+	}
+	got := j.Query(engine.Filter{})
+	if got[0].Seq != 3 || got[2].Seq != 5 {
+		t.Fatalf("held seqs = %d..%d, want 3..5", got[0].Seq, got[2].Seq)
 	}
 }

@@ -19,19 +19,15 @@ import (
 // an hour's advance over 64 such events took 50 s.
 
 // outsideMark lets a delivery attempt say when it waits for the endpoint.
-// The zero value, for clocks that do not wait for work, does nothing.
+// With task 0 (a clock that does not wait for work) it does nothing.
 type outsideMark struct {
-	clock *VirtualClock
+	clock Clock
 	task  uint64
 }
 
 // goAttempts runs f as clock work, with the mark its attempts use.
 func (e *Engine) goAttempts(f func(m outsideMark)) {
-	if vc, ok := e.clock.(*VirtualClock); ok {
-		vc.goTask(func(id uint64) { f(outsideMark{clock: vc, task: id}) })
-		return
-	}
-	e.clock.Go(func() { f(outsideMark{}) })
+	e.clock.goTask(func(task uint64) { f(outsideMark{clock: e.clock, task: task}) })
 }
 
 // start begins one attempt's watch of its request.
@@ -49,7 +45,7 @@ type outsideWatch struct {
 }
 
 func (w *outsideWatch) set(outside bool) {
-	if w.mark.clock == nil {
+	if w.mark.task == 0 {
 		return
 	}
 	w.mu.Lock()
@@ -65,7 +61,7 @@ func (w *outsideWatch) set(outside bool) {
 // Destinations that do not speak HTTP never fire them and stay awaited as
 // work.
 func (w *outsideWatch) trace(ctx context.Context) context.Context {
-	if w.mark.clock == nil {
+	if w.mark.task == 0 {
 		return ctx
 	}
 	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{

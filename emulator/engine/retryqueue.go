@@ -8,8 +8,7 @@ import (
 
 // A route's retries wait in one queue, soonest first, served by one clock
 // timer armed for the soonest: a backlog of failing events costs a queue
-// entry per waiting batch, not a timer, a closure and a map entry each
-// (issue 10: memory per pending event).
+// entry per waiting batch, not a timer, a closure and a map entry each.
 //
 // On the virtual clock the queue keeps the clock's order: each retry takes
 // the clock's next sequence number when it is scheduled, as a timer of its
@@ -55,20 +54,11 @@ func (h *retryHeap) Pop() any {
 	return e
 }
 
-// timerSeqLocked is the sequence number a timer scheduled now would take.
-func (e *Engine) timerSeqLocked() uint64 {
-	if vc, ok := e.clock.(*VirtualClock); ok {
-		return vc.nextSeq()
-	}
-	e.seq++
-	return e.seq
-}
-
 // scheduleRetryLocked queues b for a retry after wait.
 func (e *Engine) scheduleRetryLocked(rs *routeState, b *Batch, wait time.Duration) {
 	due := e.clock.Now().Add(max(wait, 0)).Sub(e.epoch)
 	q := &rs.retryQ
-	heap.Push(&q.entries, retryEntry{due: int64(due), seq: e.timerSeqLocked(), b: b})
+	heap.Push(&q.entries, retryEntry{due: int64(due), seq: e.clock.nextSeq(), b: b})
 	if q.entries[0].b == b {
 		e.armRetryLocked(rs, wait <= 0)
 	}
@@ -92,11 +82,11 @@ func (e *Engine) armRetryLocked(rs *routeState, now bool) {
 	next := q.entries[0]
 	when := e.epoch.Add(time.Duration(next.due))
 	q.armed = token
-	if vc, ok := e.clock.(*VirtualClock); ok && !now {
-		q.timer = vc.afterFuncAt(when, next.seq, fire)
+	if now {
+		q.timer = e.clock.AfterFunc(when.Sub(e.clock.Now()), fire)
 		return
 	}
-	q.timer = e.clock.AfterFunc(when.Sub(e.clock.Now()), fire)
+	q.timer = e.clock.afterFuncAt(when, next.seq, fire)
 }
 
 // retryTimerFired takes the route's soonest retry off its queue, if due,
@@ -150,4 +140,41 @@ func (e *Engine) clearRetriesLocked(rs *routeState) []*Batch {
 	}
 	rs.retryQ = retryQueue{}
 	return batches
+}
+
+// retryDueLocked runs when a scheduled retry comes due, with the engine's
+// lock held, which it releases. The retry policy judges the batch now, at
+// its scheduled attempt (EG-14), even when the route is held: a hold never
+// keeps an expired event alive.
+func (e *Engine) retryDueLocked(rs *routeState, b *Batch) {
+	route := rs.route
+	now := e.clock.Now()
+	d := route.Retry.BeforeRetry(b, now)
+	if d.Action != Proceed && d.Action != Retry {
+		rs.retryingEvents -= len(b.Items)
+		e.endLocked(rs, b, d)
+		e.mu.Unlock()
+		e.giveUp(rs, route, b, d)
+		return
+	}
+	if now.Before(rs.heldUntil) {
+		// The route is on hold: the retry waits for the hold to end, when
+		// it is judged again (EG-10: a retry slot inside a hold is skipped).
+		rs.deferred = append(rs.deferred, b)
+		e.deferLocked(rs, now)
+		e.mu.Unlock()
+		return
+	}
+	if wait := paced(route, now); wait > 0 {
+		// Over the rate: the retry waits its turn on the clock.
+		e.scheduleRetryLocked(rs, b, wait)
+		e.mu.Unlock()
+		return
+	}
+	rs.retryingEvents -= len(b.Items)
+	rs.inFlightEvents += len(b.Items)
+	e.mu.Unlock()
+	// Its own task, which can say when it waits for the endpoint (the
+	// timer's task ends once this one is counted).
+	e.goAttempts(func(m outsideMark) { e.attempt(rs, b, false, m) })
 }

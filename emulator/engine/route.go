@@ -16,7 +16,7 @@ type Item struct {
 	// Source, when set, renders the body each time it is needed instead of
 	// Body holding it. A face that already keeps the event as published
 	// (for its dead-letter records) then holds one copy of the payload, not
-	// two, for as long as the event waits (issue 17). Body is then nil.
+	// two, for as long as the event waits. Body is then nil.
 	Source BodySource
 	// Size is the length of Source's body (Source only), so batching by
 	// bytes does not render it.

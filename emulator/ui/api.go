@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // api answers the dashboard's read-only endpoints. Each one pages, so a view
@@ -88,7 +89,7 @@ var outcomeRank = map[string]int{
 func (a *api) handleEvents(w http.ResponseWriter, r *http.Request) {
 	offset, limit, err := page(r)
 	if err != nil {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "%v", err)
+		httpjson.Error(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
@@ -110,10 +111,15 @@ func (a *api) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if offset < len(kept) {
 		for _, e := range kept[offset:min(len(kept), offset+limit)] {
 			e.describe()
+			if e.Routes == nil {
+				// An event no route took (a topic without subscriptions)
+				// has an empty list, never null.
+				e.Routes = []RouteOutcome{}
+			}
 			out.Events = append(out.Events, *e)
 		}
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 // summarize folds journal entries, oldest first, into one summary per event
@@ -277,7 +283,7 @@ type EntriesPage struct {
 func (a *api) handleEntries(w http.ResponseWriter, r *http.Request) {
 	offset, limit, err := page(r)
 	if err != nil {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "%v", err)
+		httpjson.Error(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
@@ -295,7 +301,7 @@ func (a *api) handleEntries(w http.ResponseWriter, r *http.Request) {
 			out.Entries = append(out.Entries, viewOf(*e))
 		}
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, out)
+	httpjson.Write(w, http.StatusOK, out)
 }
 
 func entryMatches(e *engine.Entry, q string) bool {
@@ -312,21 +318,21 @@ func entryMatches(e *engine.Entry, q string) bool {
 func (a *api) handleTimers(w http.ResponseWriter, r *http.Request) {
 	_, limit, err := page(r)
 	if err != nil {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "%v", err)
+		httpjson.Error(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	if r.URL.Query().Get("limit") == "" {
 		limit = 20
 	}
 	if a.src.Virtual == nil {
-		engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{"mode": engine.ModeReal, "timers": []time.Time{}})
+		httpjson.Write(w, http.StatusOK, map[string]any{"mode": engine.ModeReal, "timers": []time.Time{}})
 		return
 	}
 	at := a.src.Virtual.NextTimers(limit)
 	for i := range at {
 		at[i] = at[i].UTC()
 	}
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]any{
+	httpjson.Write(w, http.StatusOK, map[string]any{
 		"mode": engine.ModeVirtual, "now": a.src.Virtual.Now().UTC(), "pending": a.src.Virtual.Pending(), "timers": at,
 	})
 }
@@ -339,14 +345,14 @@ func (a *api) handleChanges(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	after, err := strconv.ParseUint(q.Get("after"), 10, 64)
 	if err != nil {
-		engine.WriteInspectionError(w, http.StatusBadRequest, "after must be a sequence number: %q", q.Get("after"))
+		httpjson.Error(w, http.StatusBadRequest, "after must be a sequence number: %q", q.Get("after"))
 		return
 	}
 	wait := 25 * time.Second
 	if v := q.Get("wait"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 || d > 5*time.Minute {
-			engine.WriteInspectionError(w, http.StatusBadRequest, "wait must be a duration up to 5m: %q", v)
+			httpjson.Error(w, http.StatusBadRequest, "wait must be a duration up to 5m: %q", v)
 			return
 		}
 		wait = d
@@ -358,5 +364,5 @@ func (a *api) handleChanges(w http.ResponseWriter, r *http.Request) {
 	_, _ = a.src.Journal.Wait(ctx, engine.Filter{AfterSeq: after, Kind: "\x00none"}, func([]engine.Entry) bool {
 		return a.src.Journal.Stats().Appended > after
 	})
-	engine.WriteInspectionJSON(w, http.StatusOK, map[string]uint64{"lastSeq": a.src.Journal.Stats().Appended})
+	httpjson.Write(w, http.StatusOK, map[string]uint64{"lastSeq": a.src.Journal.Stats().Appended})
 }

@@ -111,6 +111,23 @@ func TestEventsFoldTheJournalNewestFirst(t *testing.T) {
 	}
 }
 
+// An event no route took (published to a topic without subscriptions) is
+// listed with an empty list of routes: the page maps over it.
+func TestAnUnmatchedEventHasAnEmptyListOfRoutes(t *testing.T) {
+	t.Parallel()
+	h := newRouter(Source{Journal: journalOfFourEvents()})
+	rec := get(t, h, "/_emulator/ui/api/events?q=e-none", nil)
+	var raw struct {
+		Events []map[string]json.RawMessage `json:"events"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &raw); err != nil || len(raw.Events) != 1 {
+		t.Fatalf("GET events?q=e-none: %v %s", err, rec.Body)
+	}
+	if got := string(raw.Events[0]["routes"]); got != "[]" {
+		t.Fatalf("routes of an unmatched event = %s, want []", got)
+	}
+}
+
 func TestEntriesPageOneKindWithRecords(t *testing.T) {
 	t.Parallel()
 	h := newRouter(Source{Journal: journalOfFourEvents()})

@@ -144,6 +144,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
 		t.Fatalf("screenshot %s: %v (%d bytes)", shot, err, fi.Size())
 	}
+	b.noConsoleErrors("the dashboard")
 	t.Logf("screenshot: %s", shot)
 }
 

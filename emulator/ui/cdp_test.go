@@ -109,7 +109,87 @@ func startBrowser(t testing.TB, chromium string) *browser {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.close)
-	return &browser{t: t, page: c}
+	b := &browser{t: t, page: c}
+	// Console messages, uncaught exceptions and the browser's own log
+	// (failed requests, refused content) are kept for consoleErrors.
+	b.call("Runtime.enable", nil, nil)
+	b.call("Log.enable", nil, nil)
+	return b
+}
+
+// consoleErrors returns what the page reported as an error since the last
+// call: an uncaught exception, console.error or console.assert, or an
+// error-level entry of the browser's log (a failed request, a Content
+// Security Policy violation).
+func (b *browser) consoleErrors() []string {
+	b.t.Helper()
+	var out []string
+	for _, ev := range b.page.takeEvents() {
+		switch ev.Method {
+		case "Runtime.exceptionThrown":
+			var p struct {
+				Details struct {
+					Text      string `json:"text"`
+					URL       string `json:"url"`
+					Line      int    `json:"lineNumber"`
+					Exception struct {
+						Description string `json:"description"`
+					} `json:"exception"`
+				} `json:"exceptionDetails"`
+			}
+			_ = json.Unmarshal(ev.Params, &p)
+			out = append(out, fmt.Sprintf("exception %s %s (%s:%d)", p.Details.Text, p.Details.Exception.Description, p.Details.URL, p.Details.Line))
+		case "Runtime.consoleAPICalled":
+			var p struct {
+				Type string `json:"type"`
+				Args []struct {
+					Value       any    `json:"value"`
+					Description string `json:"description"`
+				} `json:"args"`
+			}
+			_ = json.Unmarshal(ev.Params, &p)
+			if p.Type != "error" && p.Type != "assert" {
+				continue
+			}
+			var args []string
+			for _, a := range p.Args {
+				args = append(args, fmt.Sprint(firstNonEmpty(a.Description, fmt.Sprint(a.Value))))
+			}
+			out = append(out, "console."+p.Type+": "+strings.Join(args, " "))
+		case "Log.entryAdded":
+			var p struct {
+				Entry struct {
+					Level  string `json:"level"`
+					Source string `json:"source"`
+					Text   string `json:"text"`
+					URL    string `json:"url"`
+				} `json:"entry"`
+			}
+			_ = json.Unmarshal(ev.Params, &p)
+			if p.Entry.Level == "error" {
+				out = append(out, fmt.Sprintf("log (%s): %s %s", p.Entry.Source, p.Entry.Text, p.Entry.URL))
+			}
+		}
+	}
+	return out
+}
+
+// noConsoleErrors fails the test with every error the page reported since
+// the last check.
+func (b *browser) noConsoleErrors(where string) {
+	b.t.Helper()
+	for _, e := range b.consoleErrors() {
+		b.t.Errorf("%s: the page reported an error: %s", where, e)
+	}
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" && v != "<nil>" {
+			return v
+		}
+	}
+	return ""
 }
 
 // call sends one CDP command and decodes its result into out (may be nil).
@@ -186,8 +266,35 @@ type cdpConn struct {
 	mu      sync.Mutex
 	nextID  int
 	waiting map[int]chan cdpReply
+	events  []cdpEvent // what the browser reported, oldest first
 	err     error
 	done    chan struct{}
+}
+
+// cdpEvent is a message the browser sent unasked (Runtime.exceptionThrown,
+// Log.entryAdded …).
+type cdpEvent struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// watched says which events a page connection keeps; it drops the rest
+// (execution contexts, frames).
+func watched(method string) bool {
+	switch method {
+	case "Runtime.exceptionThrown", "Runtime.consoleAPICalled", "Log.entryAdded":
+		return true
+	}
+	return false
+}
+
+// takeEvents returns the kept events and forgets them.
+func (c *cdpConn) takeEvents() []cdpEvent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.events
+	c.events = nil
+	return out
 }
 
 type cdpReply struct {
@@ -284,8 +391,17 @@ func (c *cdpConn) readLoop() {
 		var head struct {
 			ID int `json:"id"`
 		}
-		if json.Unmarshal(msg, &head) != nil || head.ID == 0 {
-			continue // an event; the tests do not subscribe to any
+		if json.Unmarshal(msg, &head) != nil {
+			continue
+		}
+		if head.ID == 0 {
+			var ev cdpEvent
+			if json.Unmarshal(msg, &ev) == nil && watched(ev.Method) {
+				c.mu.Lock()
+				c.events = append(c.events, ev)
+				c.mu.Unlock()
+			}
+			continue
 		}
 		var rep cdpReply
 		_ = json.Unmarshal(msg, &rep)

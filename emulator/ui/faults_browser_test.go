@@ -140,6 +140,7 @@ func TestDashboardFaultsDeadLettersAndReset(t *testing.T) {
 	if n := len(emu.Journal(testkit.Filter{})); n != 0 {
 		t.Fatalf("after Reset the journal holds %d entries", n)
 	}
+	b.noConsoleErrors("faults, dead letters and reset")
 }
 
 func faults(t *testing.T, base string) []engine.Fault {

@@ -111,5 +111,6 @@ func TestDashboardWithAFullJournal(t *testing.T) {
 	var ms float64
 	b.eval(`performance.now() - window.__t0`, &ms)
 	report = append(report, fmt.Sprintf("timeline %.0f ms", ms))
+	b.noConsoleErrors("a full journal")
 	t.Logf("first render with %d journal entries (%s): %s", 3*fullJournalEvents, time.Now().Format(time.RFC3339), strings.Join(report, ", "))
 }

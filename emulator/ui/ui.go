@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 //go:embed assets
@@ -42,7 +43,7 @@ func Register(r *mux.Router, src Source) {
 	r.HandleFunc("/ui/api/timers", a.handleTimers).Methods(http.MethodGet)
 	r.HandleFunc("/ui/api/changes", a.handleChanges).Methods(http.MethodGet)
 	r.PathPrefix("/ui/api/").HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		engine.WriteInspectionError(w, http.StatusNotFound, "no dashboard endpoint %s %s", r.Method, r.URL.Path)
+		httpjson.Error(w, http.StatusNotFound, "no dashboard endpoint %s %s", r.Method, r.URL.Path)
 	})
 	r.Handle("/ui", http.RedirectHandler("/_emulator/ui/", http.StatusFound)).Methods(http.MethodGet, http.MethodHead)
 	r.PathPrefix("/ui/").Handler(assetHandler()).Methods(http.MethodGet, http.MethodHead)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -60,8 +61,33 @@ func TestWhereLinesAreCurrent(t *testing.T) {
 	}
 }
 
-// Citations name an id, not a section of a document outside the repository.
-func TestNoCitationOfOutsideDocuments(t *testing.T) {
+// outsidePointers are ways a comment or document could point a reader
+// outside the repository: a section of a reference the repo does not have,
+// its source-quality markers, the steering documents' paths, or a work
+// item's number. What the code follows must be readable from the repo
+// itself: cite an id of docs/behaviour.md, or a public source by its URL.
+var outsidePointers = []struct {
+	pattern *regexp.Regexp
+	instead string
+}{
+	{regexp.MustCompile(`reference §`), "cite a W- id from docs/behaviour.md"},
+	{regexp.MustCompile(`\[(?:reference|DOC|SDK|SRC)\]`), "cite a W- id from docs/behaviour.md, or the public source by its URL"},
+	{regexp.MustCompile(`shared/(?:spec|reference|seeds)|BEHAVIOUR\.md|\.\./shared/`), "cite the id from docs/behaviour.md"},
+	{regexp.MustCompile(`(?i)(?:^|[^/\w])issues? #?[0-9]+\b`), "say what the code does or the target it meets, not which work item asked for it"},
+}
+
+// pointerFile reports the files whose text the pointer check reads: the
+// project's code, scripts and documents.
+func pointerFile(path string) bool {
+	switch filepath.Ext(path) {
+	case ".go", ".md", ".js", ".mjs", ".sh", ".py", ".yaml", ".yml", ".css", ".html":
+		return true
+	}
+	return filepath.Base(path) == "Dockerfile"
+}
+
+// Comments and documents point nowhere outside the repository.
+func TestNoPointerOutsideTheRepository(t *testing.T) {
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -69,20 +95,46 @@ func TestNoCitationOfOutsideDocuments(t *testing.T) {
 		if d.IsDir() && path != root && skipDir(d.Name()) {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.Contains(path, "behaviourdoc") {
+		if d.IsDir() || !pointerFile(path) || strings.Contains(path, "behaviourdoc") {
 			return nil
 		}
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		if bytes.Contains(src, []byte("reference §")) {
-			t.Errorf("%s cites a section of an outside reference; cite a W- id from docs/behaviour.md instead", path)
+		for i, line := range strings.Split(string(src), "\n") {
+			for _, p := range outsidePointers {
+				if m := p.pattern.FindString(line); m != "" {
+					t.Errorf("%s:%d points outside the repository (%q): %s", path, i+1, strings.TrimSpace(m), p.instead)
+				}
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestOutsidePointersAreRecognised(t *testing.T) {
+	for line, want := range map[string]bool{
+		"// see reference §8, trap 1":                 true,
+		"// the body shape [SDK]":                     true,
+		"// as shared/spec/BEHAVIOUR.md says":         true,
+		"// (issue 10 item 4)":                        true,
+		"// Issue #12: retry":                         true,
+		"// golang/go#51484: the fuzzing coordinator": false,
+		"// docs/behaviour.md's EG-7":                 false,
+		"// an issue with the SDK's paging":           false,
+		"// LocalStack #7920 asks for pipes":          false,
+	} {
+		got := false
+		for _, p := range outsidePointers {
+			got = got || p.pattern.MatchString(line)
+		}
+		if got != want {
+			t.Errorf("%q: recognised %v, want %v", line, got, want)
+		}
 	}
 }
 

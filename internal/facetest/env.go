@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -45,7 +46,12 @@ func New(t testing.TB, o Options) *Env {
 	}
 	clock := engine.NewVirtualClock(start, o.Settle)
 	journal := engine.NewJournal(0)
-	return &Env{Start: start, Clock: clock, Journal: journal, Engine: engine.New(clock, journal), Router: mux.NewRouter()}
+	// The router checks tokens per route as the emulator's does
+	// (entra.OnPlane): a face's ARM and data-plane handlers serve only
+	// behind that check.
+	router := mux.NewRouter()
+	router.Use(entra.New(entra.Config{Now: clock.Now}).Middleware(false))
+	return &Env{Start: start, Clock: clock, Journal: journal, Engine: engine.New(clock, journal), Router: router}
 }
 
 // ServeTLS starts an httptest TLS server on Router, closed when the test

@@ -79,6 +79,14 @@ func Chromium(t testing.TB) string {
 	return installed(t, "chromium", "chromium", "chromium")
 }
 
+// Curl returns the path of curl, which the shell quick starts call to move
+// the virtual clock, or skips t (fails it under CI) when it is not
+// installed.
+func Curl(t testing.TB) string {
+	t.Helper()
+	return installed(t, "curl", "curl", "curl")
+}
+
 // installed returns the path of command, which ./scripts/test.sh installs
 // with apt-get (package pkg) when run as root, or skips t (fails it under
 // CI) when it is not on PATH; what names it in the message.

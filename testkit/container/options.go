@@ -92,9 +92,9 @@ func WithTestkitDefaults() Option {
 // WithTopology copies the topology file at path (YAML or JSON: Event Grid
 // topics and subscriptions, EventBridge buses, rules and targets) into the
 // container under TopologyDir and points GRIDBRIDGE_CONFIG at it, so the
-// resources exist when Run returns. The file's schema is in
-// emulator/topology/README.md. (Images built before cmd/emulator had its
-// --config flag ignore the variable.)
+// resources exist when Run returns. The file's format is in the
+// repository's README.md, "Topology file". (Images built before
+// cmd/emulator had its --config flag ignore the variable.)
 func WithTopology(path string) Option {
 	return func(o *options) error {
 		info, err := os.Stat(path)

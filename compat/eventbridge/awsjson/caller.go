@@ -44,6 +44,18 @@ func CallerOf(r *http.Request) Caller {
 	return c
 }
 
+// SigningService is the AWS service a request is signed for: the service
+// of its SigV4 (AKID/date/region/service/aws4_request) or SigV4a
+// (AKID/date/service/aws4_request) credential scope, or "" when it carries
+// no signature.
+func SigningService(r *http.Request) string {
+	parts := strings.Split(credentialScope(r), "/")
+	if n := len(parts); n >= 4 && parts[n-1] == "aws4_request" {
+		return parts[n-2]
+	}
+	return ""
+}
+
 // credentialScope returns the Credential value of the Authorization header,
 // or of the X-Amz-Credential query parameter of a presigned request.
 func credentialScope(r *http.Request) string {

@@ -1,5 +1,5 @@
 // Package eventsv2 is GridBridge's face of Amazon EventBridge event buses v2
-// and their subscribers (`aws eventsv2 …`), specified by BEHAVIOUR.md's EB-1
+// and their subscribers (`aws eventsv2 …`), specified by docs/behaviour.md's EB-1
 // … EB-13 and EB-D1 … EB-D4. Register mounts the API; delivery runs on the
 // shared engine, on the emulator clock.
 //

@@ -4,6 +4,6 @@
 // its request (PUT and event-subscription PATCH answer 201 with
 // provisioningState Succeeded, DELETE 204, POST actions 200), any
 // api-version is accepted, and errors use ARM's {"error":{code,message}}.
-// Endpoints lists every path and method; compat/eventgrid/arm routes them
+// Endpoints lists every path and method; compat/azure/arm routes them
 // and writes the answers.
 package basicarm

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 func TestEndpointsBindTheTargets(t *testing.T) {

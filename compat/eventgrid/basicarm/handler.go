@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 )
 
@@ -56,7 +56,7 @@ type Handler struct {
 	topicWrites sync.Mutex
 }
 
-// Path templates (compat/eventgrid/arm matches their literals in any case).
+// Path templates (compat/azure/arm matches their literals in any case).
 const (
 	azureSubscription = "/subscriptions/{subscriptionId}"
 	resourceGroup     = azureSubscription + "/resourceGroups/{resourceGroup}"

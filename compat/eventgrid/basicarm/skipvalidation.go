@@ -3,7 +3,7 @@ package basicarm
 import (
 	"context"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 type skipValidationKey struct{}

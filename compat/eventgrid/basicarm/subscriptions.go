@@ -1,7 +1,7 @@
 package basicarm
 
 import (
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"encoding/json"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 )
 
@@ -195,7 +195,7 @@ func (h *Handler) regenerateKey(r *arm.Request, tg target) (arm.Response, *arm.E
 		KeyName string `json:"keyName"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		return arm.Response{}, resource.BadContent(err)
+		return arm.Response{}, arm.BadContent(err)
 	}
 	h.topicWrites.Lock()
 	defer h.topicWrites.Unlock()

@@ -5,7 +5,8 @@
 // Azurite emits no events, so a Watcher lists the account's containers and
 // blobs with azblob and compares each listing with the one before: a blob
 // that appeared, or whose ETag changed, is BlobCreated; one that vanished
-// is BlobDeleted. Clients write to Azurite unmodified. What a listing
+// is BlobDeleted, unless its container vanished too (Azure raises
+// BlobDeleted for DeleteBlob only, not for Delete Container). Clients write to Azurite unmodified. What a listing
 // cannot know is approximated and documented on Event: the request ids are
 // GridBridge's own, api is PutBlob for a created blob and DeleteBlob for a
 // deleted one, and several writes of one blob between two scans are one

@@ -71,7 +71,7 @@ func NewWatcher(acct azblobsink.Account) (*Watcher, error) {
 func (w *Watcher) Scan(ctx context.Context) ([]Change, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	now, err := w.list(ctx)
+	now, containers, err := w.list(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,9 @@ func (w *Watcher) Scan(ctx context.Context) ([]Change, error) {
 		}
 	}
 	for k, b := range w.known {
-		if _, ok := now[k]; !ok {
+		// Azure raises BlobDeleted for DeleteBlob only: the blobs that go
+		// with a deleted container (Delete Container) raise nothing.
+		if _, ok := now[k]; !ok && containers[b.Container] {
 			changes = append(changes, Change{Deleted: true, Blob: b, URL: w.blobURL(b)})
 		}
 	}
@@ -113,35 +115,41 @@ func escapeBlobName(name string) string {
 	return strings.Join(segs, "/")
 }
 
-func (w *Watcher) list(ctx context.Context) (map[string]Blob, error) {
-	out := map[string]Blob{}
+// list returns the account's blobs by key, and the names of the containers
+// that still exist.
+func (w *Watcher) list(ctx context.Context) (map[string]Blob, map[string]bool, error) {
+	out, names := map[string]Blob{}, map[string]bool{}
 	containers := w.client.NewListContainersPager(nil)
 	for containers.More() {
 		page, err := containers.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("listing the containers of storage account %q: %w", w.Account, err)
+			return nil, nil, fmt.Errorf("listing the containers of storage account %q: %w", w.Account, err)
 		}
 		for _, c := range page.ContainerItems {
 			if c.Name == nil {
 				continue
 			}
-			if err := w.listContainer(ctx, *c.Name, out); err != nil {
-				return nil, err
+			found, err := w.listContainer(ctx, *c.Name, out)
+			if err != nil {
+				return nil, nil, err
 			}
+			names[*c.Name] = found
 		}
 	}
-	return out, nil
+	return out, names, nil
 }
 
-func (w *Watcher) listContainer(ctx context.Context, name string, out map[string]Blob) error {
+// listContainer adds the container's blobs to out; false means the
+// container was deleted while it was being listed.
+func (w *Watcher) listContainer(ctx context.Context, name string, out map[string]Blob) (bool, error) {
 	blobs := w.client.NewListBlobsFlatPager(name, &container.ListBlobsFlatOptions{})
 	for blobs.More() {
 		page, err := blobs.NextPage(ctx)
 		if err != nil {
 			if strings.Contains(err.Error(), "ContainerNotFound") {
-				return nil // deleted while listing
+				return false, nil // deleted while listing
 			}
-			return fmt.Errorf("listing container %q of storage account %q: %w", name, w.Account, err)
+			return false, fmt.Errorf("listing container %q of storage account %q: %w", name, w.Account, err)
 		}
 		for _, item := range page.Segment.BlobItems {
 			if item.Name == nil || item.Properties == nil {
@@ -164,5 +172,5 @@ func (w *Watcher) listContainer(ctx context.Context, name string, out map[string
 			out[b.key()] = b
 		}
 	}
-	return nil
+	return true, nil
 }

@@ -19,33 +19,30 @@ type Builder struct {
 	// upper-cased.
 	SubscriptionName string
 	Dest             Destination
-	// NewID names each blob; nil means a random UUID. Tests pass a counter.
+	// NewID names each blob; nil (what NewBuilder leaves) means a random
+	// UUID. Tests pass a counter, so blob names are predictable.
 	NewID func() string
 	// DeliverySchema is the subscription's eventDeliverySchema; "" means
 	// each event's input schema. It matters only for events converted to
 	// CloudEvents for delivery (see writeRecord).
 	DeliverySchema egevent.Schema
-	// WriteDelay is the wait between give-up and write (EG-21), used both by
-	// Policy and to name the blob for the hour it is written in. NewBuilder
-	// sets the cloud's 5 minutes; 0 writes at once.
-	WriteDelay time.Duration
 }
 
-// NewBuilder returns the cloud-like builder: random blob names, 5-minute
-// write delay.
+// NewBuilder returns the builder of the subscription named
+// subscriptionName, writing into dest.
 func NewBuilder(subscriptionName string, dest Destination) Builder {
-	return Builder{SubscriptionName: subscriptionName, Dest: dest, NewID: uuid.NewString, WriteDelay: WriteDelay}
+	return Builder{SubscriptionName: subscriptionName, Dest: dest}
 }
 
 // Policy is the engine's dead-letter policy for the subscription: writes to
-// sink after WriteDelay, retried per RetryAfter.
+// sink WriteDelay after the give-up (EG-21), retried per RetryAfter.
 func (b Builder) Policy(sink engine.Sink) *engine.DeadLetterPolicy {
-	return &engine.DeadLetterPolicy{Sink: sink, Delay: b.WriteDelay, RetryAfter: RetryAfter, Build: b.Build}
+	return &engine.DeadLetterPolicy{Sink: sink, Delay: WriteDelay, RetryAfter: RetryAfter, Build: b.Build}
 }
 
 // Build makes the one blob a given-up batch becomes: a JSON array with one
 // record per event, in batch order (EG-23). now is the give-up time; the
-// blob is named for now+WriteDelay, when it is written. Every Item.Meta must
+// blob is named for now+WriteDelay, the hour it is written in. Every Item.Meta must
 // be the *egevent.Event the publish face accepted, and Item.Body the event
 // as delivered.
 func (b Builder) Build(batch *engine.Batch, reason string, now time.Time) ([]engine.DeadLetter, error) {
@@ -88,7 +85,7 @@ func (b Builder) Build(batch *engine.Batch, reason string, now time.Time) ([]eng
 		newID = uuid.NewString
 	}
 	return []engine.DeadLetter{{
-		Destination: b.Dest.Blob(BlobPath(b.SubscriptionName, now.Add(b.WriteDelay), newID())),
+		Destination: b.Dest.Blob(BlobPath(b.SubscriptionName, now.Add(WriteDelay), newID())),
 		Body:        body.Bytes(),
 		ContentType: "application/json",
 		EventIDs:    batch.EventIDs(),

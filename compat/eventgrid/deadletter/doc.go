@@ -9,5 +9,5 @@
 // last attempt, never from delivery headers, so custom delivery properties,
 // secret ones included, can never reach a dead letter (EG-26).
 //
-// Rule ids refer to shared/spec/BEHAVIOUR.md.
+// Rule ids are those of docs/behaviour.md.
 package deadletter

@@ -16,36 +16,21 @@ import (
 
 func TestEG21_WrittenFiveMinutesAfterGiveUp(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		b       deadletter.Builder
-		written time.Duration
-	}{
-		{"cloud-like: 5 minutes", builder(), 5 * time.Minute},
-		{"delay off", func() deadletter.Builder { b := builder(); b.WriteDelay = 0; return b }(), 0},
+	// Three attempts: the last at 40s; the write follows it by 5 minutes.
+	r := newRoute(t, routetest.Status(500), retry.Config{MaxDeliveryAttempts: 3}, builder(), engine.NewMemorySink(), 1)
+	r.publish(egEvent("e1"))
+	const last, written = 40 * time.Second, 5 * time.Minute
+	r.advanceTo(last + written - 1)
+	if got := r.entries(engine.KindDeadLetter); len(got) != 0 {
+		t.Fatalf("written before the delay: %+v", got)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			// Three attempts: the last at 40s; the write follows it by the delay.
-			r := newRoute(t, routetest.Status(500), retry.Config{MaxDeliveryAttempts: 3}, tt.b, engine.NewMemorySink(), 1)
-			r.publish(egEvent("e1"))
-			last := 40 * time.Second
-			if tt.written > 0 {
-				r.advanceTo(last + tt.written - 1)
-				if got := r.entries(engine.KindDeadLetter); len(got) != 0 {
-					t.Fatalf("written before the delay: %+v", got)
-				}
-			}
-			r.advanceTo(time.Hour)
-			got := r.entries(engine.KindDeadLetter)
-			if len(got) != 1 || got[0].Time.Sub(t0) != last+tt.written {
-				t.Fatalf("dead letters %+v, want one at %v", got, last+tt.written)
-			}
-			if want := "devstoreaccount1/deadletters/ORDERS-SUB/2026/3/10/8/blob-1.json"; got[0].Destination != want {
-				t.Fatalf("written to %q, want %q", got[0].Destination, want)
-			}
-		})
+	r.advanceTo(time.Hour)
+	got := r.entries(engine.KindDeadLetter)
+	if len(got) != 1 || got[0].Time.Sub(t0) != last+written {
+		t.Fatalf("dead letters %+v, want one at %v", got, last+written)
+	}
+	if want := "devstoreaccount1/deadletters/ORDERS-SUB/2026/3/10/8/blob-1.json"; got[0].Destination != want {
+		t.Fatalf("written to %q, want %q", got[0].Destination, want)
 	}
 }
 

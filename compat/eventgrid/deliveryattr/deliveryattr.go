@@ -8,7 +8,8 @@ import "strconv"
 
 // HeaderValue is the header value of a dynamic attribute whose source field
 // holds v, decoded from JSON: only string, number and boolean values are
-// sent [DOC]; ok is false for anything else (the header is then left out).
+// sent (Azure's delivery-properties docs); ok is false for anything else
+// (the header is then left out).
 func HeaderValue(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:

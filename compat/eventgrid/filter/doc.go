@@ -12,5 +12,4 @@
 //     subscriptions" (event-filtering.md), advanced filtering section.
 //   - [edge doc]: the IoT Edge advanced-filtering article, which states the
 //     AND/OR/NOT semantics and the array rule plainly.
-//   - [reference]: shared/reference/eventgrid-basic.md, section 5.
 package filter

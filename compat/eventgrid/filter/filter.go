@@ -37,8 +37,8 @@ func (f *Filter) Match(e Event) bool {
 }
 
 // matchEventType compares case-insensitively: event types are not
-// case-sensitive identifiers in Azure's docs, and the [reference] recommends
-// it (unconfirmed).
+// case-sensitive identifiers in Azure's docs, so GridBridge compares them
+// so (UNCONFIRMED).
 func (f *Filter) matchEventType(t string) bool {
 	for _, want := range f.eventTypes {
 		if strings.EqualFold(t, want) {

@@ -97,7 +97,7 @@ func (op Operator) negated() bool {
 // The [filtering doc] note is asymmetric: only NumberNotIn and StringNotIn
 // match a missing key, while StringNotContains, StringNotBeginsWith and
 // StringNotEndsWith do not. NumberNotInRange is not listed; GridBridge treats
-// it like NumberNotIn, as the [reference] recommends (unconfirmed).
+// it like NumberNotIn (UNCONFIRMED).
 func (op Operator) matchesMissingKey() bool {
 	switch op {
 	case NumberNotIn, StringNotIn, NumberNotInRange, IsNullOrUndefined:

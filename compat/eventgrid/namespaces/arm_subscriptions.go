@@ -3,7 +3,7 @@ package namespaces
 import (
 	"net/http"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 

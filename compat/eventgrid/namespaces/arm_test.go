@@ -19,7 +19,7 @@ import (
 
 func TestNamespaceLifecycleThroughTheSDKOneRequestPerOperation(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
+	h := newHarness(t)
 	ctx := context.Background()
 	c := h.arm.NewNamespacesClient()
 	name := uniqueName("ns-")

@@ -32,7 +32,7 @@ func publishN(b *testing.B, sender *aznamespaces.SenderClient, n, batch int) {
 // BenchmarkReceiveLatencyWhenReady is one SDK receive over TLS when an event
 // is already available: the time from request to response.
 func BenchmarkReceiveLatencyWhenReady(b *testing.B) {
-	h := newHarness(b, nil)
+	h := newHarness(b)
 	p := h.pull(b, queueProps(300, 10, "", nil))
 	publishN(b, p.sender, b.N, 1000)
 	ctx := context.Background()
@@ -57,7 +57,7 @@ func BenchmarkReceiveLatencyWhenReady(b *testing.B) {
 // pipelines (one topic and subscription each) in batches of 100 events.
 func BenchmarkPublishReceiveAckThroughput(b *testing.B) {
 	const pipelines, batch = 4, 100
-	h := newHarness(b, nil)
+	h := newHarness(b)
 	ns := h.createNamespace(b, uniqueName("ns-"))
 	type pipe struct {
 		sender   *aznamespaces.SenderClient

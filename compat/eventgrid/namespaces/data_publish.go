@@ -8,6 +8,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/cloudevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/push"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // maxPublishBody is the documented limit of one publish request: 1 MB per
@@ -53,7 +54,7 @@ func (s *Service) publish(w http.ResponseWriter, r *http.Request, v map[string]s
 	}
 	s.accept(t, events)
 	s.mu.RUnlock()
-	writeRaw(w, http.StatusOK, []byte("{}"))
+	httpjson.WriteBody(w, http.StatusOK, []byte("{}"))
 }
 
 // accept journals the publish and hands every event to each subscription

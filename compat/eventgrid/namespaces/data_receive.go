@@ -7,6 +7,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/queue"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // Receive limits [SPEC]: maxEvents 1..100 (default 1), maxWaitTime 10..120 s
@@ -90,7 +91,7 @@ func (s *Service) receive(w http.ResponseWriter, r *http.Request, es *subscripti
 			})
 		}
 	}
-	writeRaw(w, http.StatusOK, receiveBody(got))
+	httpjson.WriteBody(w, http.StatusOK, receiveBody(got))
 }
 
 // receiveBody writes {"value":[{"brokerProperties":{…},"event":{…}}]} by

@@ -1,7 +1,6 @@
 package namespaces
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/auth"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // Data-plane error codes. BadRequest is confirmed by the Go SDK's live
@@ -34,9 +34,8 @@ const (
 // writeDataError answers with Azure.Core's error shape. The code also goes in
 // x-ms-error-code, which the Go SDK prefers to the body.
 func writeDataError(w http.ResponseWriter, status int, code, message string) {
-	body, _ := json.Marshal(map[string]map[string]string{"error": {"code": code, "message": message}})
 	w.Header().Set("x-ms-error-code", code)
-	writeRaw(w, status, body)
+	writeData(w, status, map[string]map[string]string{"error": {"code": code, "message": message}})
 }
 
 // dataHandler accepts only POST, as every data-plane operation is.
@@ -98,23 +97,10 @@ func (s *Service) live(t *topicState) bool {
 	return s.namespaceByName(t.ns.res.Name) == t.ns && t.ns.topics[lower(t.res.Name)] == t
 }
 
-const contentTypeJSON = "application/json; charset=utf-8"
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		// Only GridBridge's own types are marshalled here; a failure is a
-		// bug, reported without a 5xx the SDKs would retry.
-		writeDataError(w, http.StatusBadRequest, codeBadRequest, "The response could not be encoded: "+err.Error())
-		return
-	}
-	writeRaw(w, status, body)
-}
-
-func writeRaw(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", contentTypeJSON)
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+// writeData answers with v in the data plane's bytes: HTML characters
+// escaped and no newline after the value, as json.Marshal writes it.
+func writeData(w http.ResponseWriter, status int, v any) {
+	httpjson.Write(w, status, v, httpjson.EscapeHTML(), httpjson.NoNewline())
 }
 
 // readBody reads a request body up to limit bytes. tooLarge reports a body

@@ -121,7 +121,7 @@ func writeSettleResult(w http.ResponseWriter, res []queue.Result) {
 			out.Failed = append(out.Failed, failedLockToken{LockToken: r.Token, Error: tokenError{r.Err.Code, r.Err.Message}})
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeData(w, http.StatusOK, out)
 }
 
 // journalSettled records the events a settle operation applied to.

@@ -23,8 +23,10 @@ import (
 )
 
 // azurite is the real Azurite the test script started, with a fresh
-// container of the test's own and the blob sink pointed at it.
+// container of the test's own: conn is its connection string, as the
+// binary takes it with --azure-storage, and sink reads what the face wrote.
 type azurite struct {
+	conn      string
 	account   string
 	container string
 	sink      *azblobsink.Sink
@@ -48,7 +50,7 @@ func newAzurite(t *testing.T) azurite {
 		t.Fatalf("creating container %s: %v", container, err)
 	}
 	t.Cleanup(func() { _, _ = sdk.DeleteContainer(context.Background(), container, nil) })
-	return azurite{account: account.Name, container: container, sink: azblobsink.New(account)}
+	return azurite{conn: conn, account: account.Name, container: container, sink: azblobsink.New(account)}
 }
 
 func (a azurite) read(t *testing.T, p pullSetup) []namespaces.DeadLetterBlob {
@@ -67,7 +69,7 @@ func deadLettersOf(sink *engine.MemorySink, p pullSetup) ([]namespaces.DeadLette
 func TestRejectDeadLettersToAzuriteInTheNS4Layout(t *testing.T) {
 	t.Parallel() // NS-2 reject, NS-4 record, NS-6 path
 	az := newAzurite(t)
-	h := newHarness(t, az.sink)
+	h := newHarness(t, az.conn)
 	p := h.pull(t, queueProps(60, 10, "", blobDeadLetter(az.account, az.container)))
 	ctx := context.Background()
 	h.clock.Advance(3 * time.Hour) // 13:00 UTC
@@ -118,7 +120,7 @@ func TestRejectDeadLettersToAzuriteInTheNS4Layout(t *testing.T) {
 func TestLockExpiringMaxDeliveryCountTimesDeadLetters(t *testing.T) {
 	t.Parallel() // NS-2: not settled before the lock expired, max delivery count reached
 	az := newAzurite(t)
-	h := newHarness(t, az.sink)
+	h := newHarness(t, az.conn)
 	p := h.pull(t, queueProps(60, 2, "", blobDeadLetter(az.account, az.container)))
 	ev := newEvent(t, "t", "x")
 	if _, err := p.sender.SendEvent(context.Background(), &ev, nil); err != nil {
@@ -145,7 +147,7 @@ func TestLockExpiringMaxDeliveryCountTimesDeadLetters(t *testing.T) {
 func TestBinaryModeEventIsDeadLetteredWithDataBase64(t *testing.T) {
 	t.Parallel() // NS-3, NS-5
 	az := newAzurite(t)
-	h := newHarness(t, az.sink)
+	h := newHarness(t, az.conn)
 	p := h.pull(t, queueProps(60, 10, "", blobDeadLetter(az.account, az.container)))
 	payload := []byte{0x00, 0x01, 0xfe, 0xff, 'x'}
 	resp := h.rawRequest(t, http.MethodPost, dataPath(p.ns.name, "/topics/orders:publish?api-version=2024-06-01"), http.Header{
@@ -184,7 +186,7 @@ func TestBinaryModeEventIsDeadLetteredWithDataBase64(t *testing.T) {
 func TestMissingContainerDropsAtOnce(t *testing.T) {
 	t.Parallel() // NS-1 docs: a destination that does not exist drops the event
 	az := newAzurite(t)
-	h := newHarness(t, az.sink)
+	h := newHarness(t, az.conn)
 	p := h.pull(t, queueProps(60, 10, "", blobDeadLetter(az.account, "no-such-container")))
 	ev := newEvent(t, "t", "x")
 	p.send(t, ev)
@@ -209,11 +211,9 @@ func closedPort(t *testing.T) int {
 
 func TestStorageDownRetriesOnTheNS7ScheduleThenDrops(t *testing.T) {
 	t.Parallel() // NS-7, NS-9 (deliveryRetryPeriodInDays), D-DROP
-	sink := azblobsink.New(azblobsink.Account{
-		Name: azblobsink.DevAccountName, Key: azblobsink.DevAccountKey,
-		BlobEndpoint: fmt.Sprintf("http://127.0.0.1:%d/%s", closedPort(t), azblobsink.DevAccountName),
-	})
-	h := newHarness(t, sink)
+	down := fmt.Sprintf("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;BlobEndpoint=http://127.0.0.1:%d/%s;",
+		azblobsink.DevAccountName, azblobsink.DevAccountKey, closedPort(t), azblobsink.DevAccountName)
+	h := newHarness(t, down)
 	dl := blobDeadLetter(azblobsink.DevAccountName, "deadletters")
 	p := h.pull(t, queueProps(60, 10, "", dl))
 	// One day of retries instead of the default two, set the way the seed's
@@ -256,8 +256,8 @@ func TestStorageDownRetriesOnTheNS7ScheduleThenDrops(t *testing.T) {
 
 func TestRepublishSendsDeadLettersBackUnchanged(t *testing.T) {
 	t.Parallel() // NS-10
-	sink := engine.NewMemorySink()
-	h := newHarness(t, sink)
+	h := newHarness(t)
+	sink := h.sink
 	p := h.pull(t, queueProps(60, 10, "", blobDeadLetter("acct", "dead")))
 	ctx := context.Background()
 	ev := newEvent(t, "order.created", map[string]any{"total": 3})

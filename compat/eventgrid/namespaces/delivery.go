@@ -2,7 +2,6 @@ package namespaces
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
@@ -129,7 +128,7 @@ func (s *Service) pushRoute(es *subscriptionState, rt *subscriptionRuntime) *eng
 	hook := rt.settings.Webhook
 	return &engine.Route{
 		ID: es.route, Labels: es.labels,
-		Destination: &push.Webhook{Client: s.httpClient(), URL: hook.URL, Batched: hook.Batched, Attributes: hook.Attributes,
+		Destination: &push.Webhook{Client: s.cfg.HTTPClient, URL: hook.URL, Batched: hook.Batched, Attributes: hook.Attributes,
 			RecordSecrets: s.cfg.Engine.RecordSecrets()},
 		Retry: push.Policy{MaxDeliveryCount: rt.settings.MaxDeliveryCount, TimeToLive: rt.timeToLive()},
 		DeadLetter: &engine.DeadLetterPolicy{
@@ -145,11 +144,4 @@ func (s *Service) pushRoute(es *subscriptionState, rt *subscriptionRuntime) *eng
 		ResponseTimeout:     pushResponseTimeout,
 		NameFault:           push.OutcomeForStatus,
 	}
-}
-
-func (s *Service) httpClient() *http.Client {
-	if s.cfg.HTTPClient != nil {
-		return s.cfg.HTTPClient
-	}
-	return http.DefaultClient
 }

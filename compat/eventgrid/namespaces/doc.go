@@ -2,7 +2,7 @@
 // management plane of namespaces, namespace topics and their event
 // subscriptions (armeventgrid/v2 v2.3.0, any api-version), and the data plane
 // the aznamespaces SDK speaks (publish, receive, acknowledge, release, reject,
-// renewLock). Rule ids (NS-1 … NS-10, D-*) refer to shared/spec/BEHAVIOUR.md.
+// renewLock). Rule ids (NS-1 … NS-10, D-*) are those of docs/behaviour.md.
 //
 // # URL layout
 //

@@ -7,11 +7,12 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
+	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/armmodel"
 )
 
-// ARM path templates (compat/eventgrid/arm matches their literals in any
+// ARM path templates (compat/azure/arm matches their literals in any
 // case, as ARM does).
 const (
 	azureSubscription = "/subscriptions/{subscriptionId}"
@@ -66,8 +67,8 @@ func (s *Service) Register(r *mux.Router) {
 	// ("t1:publish", "sub1:receive"), so the handlers split it themselves.
 	// The SDKs send "eventsubscriptions" in lower case; match any case.
 	data := DataPlanePrefix + "{namespace}/" + ci("topics")
-	r.Handle(data+"/{topicOperation}", s.dataHandler(s.publish))
-	r.Handle(data+"/{topic}/"+ci("eventsubscriptions")+"/{subscriptionOperation}", s.dataHandler(s.subscriptionOperation))
+	r.Handle(data+"/{topicOperation}", entra.OnPlane(entra.EventGridPlane(), s.dataHandler(s.publish)))
+	r.Handle(data+"/{topic}/"+ci("eventsubscriptions")+"/{subscriptionOperation}", entra.OnPlane(entra.EventGridPlane(), s.dataHandler(s.subscriptionOperation)))
 }
 
 // ci is a path segment that matches word in any letter case.

@@ -15,6 +15,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/aznamespaces"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
@@ -27,41 +28,64 @@ var start = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 // The ARM scope every test creates its resources in.
 const subscriptionID, resourceGroup = facetest.SubscriptionID, facetest.ResourceGroup
 
-// harness is one emulator: the engine on a virtual clock, the face on a
-// gorilla/mux router behind a TLS test server, and official SDK clients.
+// harness is one emulator's Event Grid: the engine on a virtual clock, the
+// face built as the binary builds it (eventgrid.NewFace, jitter and
+// probation off) on a gorilla/mux router behind a TLS test server, and
+// official SDK clients. With no storage account, dead letters go to sink,
+// the in-memory default.
 type harness struct {
 	env     *facetest.Env
 	clock   *engine.VirtualClock
 	engine  *engine.Engine
 	journal *engine.Journal
-	svc     *namespaces.Service
+	face    *eventgrid.Face
+	sink    *engine.MemorySink
 	srv     *httptest.Server
 	roots   *x509.CertPool
 	arm     *armeventgrid.ClientFactory
 	armReqs *requestCounter
 }
 
-func newHarness(t testing.TB, sink engine.Sink) *harness {
+// newHarness starts a harness; storage are the connection strings the
+// binary takes with --azure-storage.
+func newHarness(t testing.TB, storage ...string) *harness {
 	env := facetest.New(t, facetest.Options{Start: start, Settle: 5 * time.Second})
 	env.Router.SkipClean(true)
 	srv := env.ServeTLS(t)
-	if sink == nil {
-		sink = engine.NewMemorySink()
-	}
-	svc := namespaces.New(namespaces.Config{
-		Engine:         env.Engine,
-		PublicTLSHost:  func() string { return srv.Listener.Addr().String() },
-		DeadLetterSink: sink,
-		HTTPClient:     &http.Client{},
+	sink := engine.NewMemorySink()
+	face, err := eventgrid.NewFace(eventgrid.FaceConfig{
+		Engine:           env.Engine,
+		PublicTLSBaseURL: func() string { return srv.URL },
+		HTTPClient:       srv.Client(),
+		AzureStorage:     storage,
+		MemorySink:       sink,
 	})
-	svc.Register(env.Router)
-	t.Cleanup(svc.Reset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	face.Register(env.Router)
+	t.Cleanup(face.Close)
+	t.Cleanup(face.Reset)
 	roots := x509.NewCertPool()
 	roots.AddCert(srv.Certificate())
 
 	counter := &requestCounter{next: srv.Client()}
 	factory := facetest.ARMFactory(t, srv.URL, counter)
-	return &harness{env: env, clock: env.Clock, engine: env.Engine, journal: env.Journal, svc: svc, srv: srv, roots: roots, arm: factory, armReqs: counter}
+	return &harness{env: env, clock: env.Clock, engine: env.Engine, journal: env.Journal, face: face, sink: sink,
+		srv: srv, roots: roots, arm: factory, armReqs: counter}
+}
+
+// queueMetrics are the counters of p's Queue subscription, from the
+// face's metrics as GET /_emulator/metrics lists them.
+func (h *harness) queueMetrics(t testing.TB, p pullSetup) namespaces.QueueMetrics {
+	t.Helper()
+	for _, m := range h.face.QueueMetrics() {
+		if m.Labels["namespace"] == p.ns.name && m.Labels["topic"] == p.topic && m.Labels["subscription"] == p.sub {
+			return m
+		}
+	}
+	t.Fatalf("no queue metrics for %s/%s/%s", p.ns.name, p.topic, p.sub)
+	return namespaces.QueueMetrics{}
 }
 
 // fakeCredential hands out a token that never expires; GridBridge accepts
@@ -196,7 +220,7 @@ func (h *harness) receiver(t testing.TB, ns namespace, topic, sub string) *aznam
 // in-memory dead-letter sink and one namespace of its own.
 func newNamespaceHarness(t testing.TB) (*harness, namespace) {
 	t.Helper()
-	h := newHarness(t, nil)
+	h := newHarness(t)
 	return h, h.createNamespace(t, uniqueName("ns-"))
 }
 
@@ -205,7 +229,7 @@ func newNamespaceHarness(t testing.TB) (*harness, namespace) {
 // lock, 10 deliveries and no dead-letter destination.
 func newQueueHarness(t testing.TB) (*harness, pullSetup) {
 	t.Helper()
-	h := newHarness(t, nil)
+	h := newHarness(t)
 	return h, h.pull(t, queueProps(60, 10, "", nil))
 }
 

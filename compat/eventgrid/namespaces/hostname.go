@@ -24,10 +24,8 @@ func Endpoint(hostname string) string { return "https://" + hostname }
 // a TLS listener to point at, it is the cloud's form, which at least shows
 // the shape.
 func (s *Service) hostname(ns *namespaceState) string {
-	if s.cfg.PublicTLSHost != nil {
-		if host := s.cfg.PublicTLSHost(); host != "" {
-			return Hostname(host, ns.res.Name)
-		}
+	if host := s.cfg.PublicTLSHost(); host != "" {
+		return Hostname(host, ns.res.Name)
 	}
 	region := strings.ToLower(strings.ReplaceAll(ns.res.Location, " ", ""))
 	return ns.res.Name + "." + region + "-1.eventgrid.azure.net"

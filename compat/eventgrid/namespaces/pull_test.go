@@ -124,7 +124,7 @@ func TestReleaseRedeliversWithAHigherDeliveryCount(t *testing.T) {
 func receiveNothingNow(t *testing.T, h *harness, p pullSetup) {
 	t.Helper()
 	h.clock.Settle()
-	if n := namespaces.AvailableEvents(h.svc, p.ns.name, p.topic, p.sub); n != 0 {
+	if n := h.queueMetrics(t, p).Available; n != 0 {
 		t.Fatalf("%d event(s) available, want none", n)
 	}
 }
@@ -169,7 +169,7 @@ func TestLockExpiryRedeliversAndOldTokensAreLost(t *testing.T) {
 
 func TestFiltersSelectWhatASubscriptionReceives(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
+	h := newHarness(t)
 	props := queueProps(60, 10, "", nil)
 	props.FiltersConfiguration = &armeventgrid.FiltersConfiguration{
 		IncludedEventTypes: []*string{to.Ptr("order.created")},
@@ -202,8 +202,8 @@ func TestFiltersSelectWhatASubscriptionReceives(t *testing.T) {
 
 func TestTimeToLiveDeadLettersUnsettledEvents(t *testing.T) {
 	t.Parallel() // NS-2: retention/TTL ran out
-	sink := engine.NewMemorySink()
-	h := newHarness(t, sink)
+	h := newHarness(t)
+	sink := h.sink
 	p := h.pull(t, queueProps(60, 10, "PT5M", blobDeadLetter("acct", "dead")))
 	ev := p.send(t, newEvent(t, "t", "x"))
 	h.clock.Advance(5 * time.Minute)
@@ -252,12 +252,12 @@ func TestDeletingASubscriptionDropsWhatItHeld(t *testing.T) {
 	}
 }
 
-// Issue 10 item 4: a queue subscription is accounted without the journal:
+// A queue subscription is accounted without the journal:
 // queued = acknowledged + deadLettered + dropped + awaitingDeadLetter +
 // available + locked + delayed at every checkpoint.
 func TestQueueSubscriptionMetricsAccountForEveryEvent(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
+	h := newHarness(t)
 	p := h.pull(t, queueProps(60, 10, "PT5M", blobDeadLetter("acct", "dead")))
 	ctx := context.Background()
 	for i := 0; i < 5; i++ {
@@ -265,7 +265,7 @@ func TestQueueSubscriptionMetricsAccountForEveryEvent(t *testing.T) {
 	}
 	metrics := func(when string) namespaces.QueueMetrics {
 		t.Helper()
-		all := h.svc.QueueMetrics()
+		all := h.face.QueueMetrics()
 		if len(all) != 1 || all[0].Labels["subscription"] != p.sub {
 			t.Fatalf("%s: queue metrics %+v, want the one subscription", when, all)
 		}

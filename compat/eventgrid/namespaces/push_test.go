@@ -80,7 +80,7 @@ func attemptTimes(h *harness, eventID string) []time.Duration {
 
 func TestPushDeliversCloudEventsWithRetries(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, nil)
+	h := newHarness(t)
 	hook := newWebhook(t, http.StatusServiceUnavailable, http.StatusInternalServerError)
 	p := h.pushSetup(t, pushProps(hook.srv.URL+"/api/events", 10, "PT1H",
 		[]armeventgrid.DeliveryAttributeMappingClassification{staticHeader("Custom-Header-1", "value1", false)}, nil))
@@ -111,8 +111,8 @@ func TestPushDeliversCloudEventsWithRetries(t *testing.T) {
 
 func TestPushClientErrorDeadLettersAtOnceWithDeliveryProperties(t *testing.T) {
 	t.Parallel() // NS-2 poison event, NS-4 customDeliveryProperties
-	sink := engine.NewMemorySink()
-	h := newHarness(t, sink)
+	h := newHarness(t)
+	sink := h.sink
 	hook := newWebhook(t, http.StatusUnauthorized)
 	p := h.pushSetup(t, pushProps(hook.srv.URL, 10, "PT1H",
 		[]armeventgrid.DeliveryAttributeMappingClassification{
@@ -145,8 +145,8 @@ func TestPushClientErrorDeadLettersAtOnceWithDeliveryProperties(t *testing.T) {
 
 func TestPushRetriesExhaustedDeadLetter(t *testing.T) {
 	t.Parallel() // NS-2: maximum delivery count reached (push)
-	sink := engine.NewMemorySink()
-	h := newHarness(t, sink)
+	h := newHarness(t)
+	sink := h.sink
 	hook := newWebhook(t, 500, 500, 500, 500)
 	p := h.pushSetup(t, pushProps(hook.srv.URL, 3, "PT1H", nil, blobDeadLetter("acct", "dead")))
 	ev := newEvent(t, "t", "x")
@@ -164,7 +164,7 @@ func TestPushRetriesExhaustedDeadLetter(t *testing.T) {
 		t.Fatalf("record %+v", rec)
 	}
 	// The face's own dead-letter writer reports back to the engine, so the
-	// route's books balance (issue 10 item 4).
+	// route's books balance.
 	m, ok := h.engine.RouteMetrics(entry.Route)
 	if !ok || m.Queued != 1 || m.DeadLettered != 1 || m.AwaitingDeadLetter != 0 || m.Dropped != 0 || m.Retrying+m.Pending+m.InFlight != 0 {
 		t.Fatalf("route metrics %+v", m)
@@ -173,7 +173,7 @@ func TestPushRetriesExhaustedDeadLetter(t *testing.T) {
 
 func TestPushBatchesWhenMaxEventsPerBatchIsSet(t *testing.T) {
 	t.Parallel() // EG-15/16 as the namespace push docs describe them
-	h := newHarness(t, nil)
+	h := newHarness(t)
 	hook := newWebhook(t)
 	props := pushProps(hook.srv.URL, 10, "PT1H", nil, nil)
 	props.DeliveryConfiguration.Push.Destination.(*armeventgrid.WebHookEventSubscriptionDestination).Properties.MaxEventsPerBatch = to.Ptr[int32](10)

@@ -11,7 +11,8 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// Config is what the emulator hands the face.
+// Config is what the Event Grid face (compat/eventgrid.NewFace, the one
+// caller) hands the namespaces; every field is required.
 type Config struct {
 	// Engine supplies the clock, the journal and push delivery.
 	Engine *engine.Engine
@@ -20,9 +21,9 @@ type Config struct {
 	// listener may start after New.
 	PublicTLSHost func() string
 	// DeadLetterSink stores dead letters (azblob sink or the in-memory
-	// default); never nil.
+	// default).
 	DeadLetterSink engine.Sink
-	// HTTPClient makes push deliveries; nil means http.DefaultClient.
+	// HTTPClient makes push deliveries.
 	HTTPClient *http.Client
 }
 

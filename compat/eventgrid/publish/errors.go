@@ -1,10 +1,11 @@
 package publish
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // errorBody is the data-plane error shape (W-EG-2.6).
@@ -32,11 +33,6 @@ func writeError(w http.ResponseWriter, requestID string, now time.Time, status i
 	if detail != "" {
 		body.Error.Details = []errorDetail{{Code: detail, Message: body.Error.Message}}
 	}
-	b, _ := json.Marshal(body)
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("x-ms-request-id", requestID)
-	h.Set("Content-Length", fmt.Sprint(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	w.Header().Set("x-ms-request-id", requestID)
+	httpjson.Write(w, status, body, httpjson.EscapeHTML(), httpjson.NoNewline())
 }

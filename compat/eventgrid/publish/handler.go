@@ -12,9 +12,9 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
 
-// DefaultMaxBytes is the size limit of a request and of one event: 1 MB
+// MaxBytes is the size limit of a request and of one event: 1 MB
 // (W-EG-2.5).
-const DefaultMaxBytes = 1 << 20
+const MaxBytes = 1 << 20
 
 // Handler serves publish requests.
 type Handler struct {
@@ -27,8 +27,6 @@ type Handler struct {
 	Accept func(t *resource.Topic, events []*egevent.Event)
 	// NewID makes request ids and ids of unmapped custom events.
 	NewID func() string
-	// MaxBytes bounds a request and each event; 0 means DefaultMaxBytes.
-	MaxBytes int
 }
 
 // Serve handles a request sent to topic's endpoint.
@@ -62,21 +60,17 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, topic string, ty
 		fail(http.StatusUnauthorized, "Unauthorized", "Unauthorized", refusal)
 		return
 	}
-	limit := h.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
-	body, err := readBody(r, limit)
+	body, err := readBody(r, MaxBytes)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			fail(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "", fmt.Sprintf("The request is over the limit of %d bytes.", limit))
+			fail(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "", fmt.Sprintf("The request is over the limit of %d bytes.", MaxBytes))
 		} else {
 			fail(http.StatusBadRequest, "BadRequest", "InputJsonInvalid", "The request body could not be read: "+err.Error())
 		}
 		return
 	}
 	events, derr := schema.Decode(schema.Topic{ID: t.ID, Name: t.Name, Input: t.EventSchema(), Mapping: t.InputSchemaMapping, Domain: typ == resource.TypeDomain},
-		schema.Request{Header: r.Header, Body: body, MaxEventBytes: limit, Now: now, NewID: h.NewID})
+		schema.Request{Header: r.Header, Body: body, MaxEventBytes: MaxBytes, Now: now, NewID: h.NewID})
 	if derr != nil {
 		fail(derr.Status, derr.Code, derr.Detail, derr.Message)
 		return
@@ -110,7 +104,7 @@ func readBody(r *http.Request, limit int) ([]byte, error) {
 		// The body's events are kept for as long as they wait (each
 		// event's Raw is a piece of it): read it into a buffer of its
 		// exact size, not one grown by doubling with up to a quarter to
-		// spare (issue 10: memory per pending event).
+		// spare (memory per pending event).
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r.Body, b); err != nil {
 			return nil, err

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // ResourceType says which Event Grid resource a Topic value stands for. Domains,
@@ -96,7 +96,7 @@ type domainFlagsJSON struct {
 func applyDomainFlags(body []byte, s *DomainSettings) *arm.Error {
 	var w domainFlagsJSON
 	if err := json.Unmarshal(body, &w); err != nil {
-		return BadContent(err)
+		return arm.BadContent(err)
 	}
 	if p := w.Properties; p != nil {
 		if p.AutoCreate != nil {
@@ -202,7 +202,7 @@ type systemTopicPutJSON struct {
 func SystemTopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, existing *Topic, now time.Time) (*Topic, *arm.Error) {
 	var w systemTopicPutJSON
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, BadContent(err)
+		return nil, arm.BadContent(err)
 	}
 	if w.Location == nil || *w.Location == "" {
 		return nil, arm.BadRequest("The 'location' property is required for a system topic.")

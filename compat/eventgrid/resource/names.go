@@ -3,7 +3,7 @@ package resource
 import (
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // TopicID is the ARM id of a topic, spelled as ARM spells it.

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/filter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
@@ -35,7 +35,7 @@ func SubscriptionFromPut(name, topicID string, body []byte, prev *EventSubscript
 		Properties *subscriptionFields `json:"properties"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, BadContent(err)
+		return nil, arm.BadContent(err)
 	}
 	s := &EventSubscription{Name: name, TopicID: topicID, CreatedAt: now, LastModifiedAt: now,
 		RetryPolicy: RetryPolicy{DefaultMaxDeliveryAttempts, DefaultEventTTLMinutes}}
@@ -55,7 +55,7 @@ func SubscriptionFromPut(name, topicID string, body []byte, prev *EventSubscript
 func (s *EventSubscription) Patched(body []byte, now time.Time) (*EventSubscription, *arm.Error) {
 	var w subscriptionFields
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, BadContent(err)
+		return nil, arm.BadContent(err)
 	}
 	n := *s
 	n.LastModifiedAt = now

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
@@ -147,7 +147,7 @@ type topicPutJSON struct {
 func TopicFromPut(id, subscriptionID, resourceGroup, name string, body []byte, existing *Topic, now time.Time) (*Topic, *arm.Error) {
 	var w topicPutJSON
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, BadContent(err)
+		return nil, arm.BadContent(err)
 	}
 	if w.Location == nil || *w.Location == "" {
 		return nil, arm.BadRequest("The 'location' property is required for a topic.")
@@ -207,7 +207,7 @@ type topicPatchJSON struct {
 func (t *Topic) Patched(body []byte, now time.Time) (*Topic, *arm.Error) {
 	var w topicPatchJSON
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, BadContent(err)
+		return nil, arm.BadContent(err)
 	}
 	n := *t
 	n.InboundIPRules = append([]InboundIPRule(nil), t.InboundIPRules...)

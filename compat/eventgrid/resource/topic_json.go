@@ -3,7 +3,7 @@ package resource
 import (
 	"encoding/json"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
 

@@ -50,19 +50,6 @@ type Config struct {
 	Probation bool
 }
 
-// CloudConfig is the cloud-like default: Azure's limits, jitter on,
-// probation and delayed delivery on. Tests that assert exact retry times use
-// Config{} (both off) instead.
-func CloudConfig(seed uint64) Config {
-	return Config{
-		MaxDeliveryAttempts: DefaultMaxDeliveryAttempts,
-		EventTimeToLive:     DefaultEventTimeToLiveMinutes * time.Minute,
-		Jitter:              true,
-		Seed:                seed,
-		Probation:           true,
-	}
-}
-
 // withDefaults fills the zero values a caller left for "use Azure's default".
 func (c Config) withDefaults() Config {
 	if c.MaxDeliveryAttempts <= 0 {

@@ -9,5 +9,5 @@
 // delivery face names outcomes with OutcomeName and wraps its destination in
 // Policy.Observe so successes end a failure streak (EG-17).
 //
-// Rule ids (EG-4 … EG-24) refer to shared/spec/BEHAVIOUR.md.
+// Rule ids (EG-4 … EG-24) are those of docs/behaviour.md.
 package retry

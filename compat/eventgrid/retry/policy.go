@@ -91,7 +91,7 @@ func (p *Policy) BeforeRetry(b *engine.Batch, now time.Time) engine.Decision {
 
 // wait is the delay before the next attempt of b after its latest failure.
 func (p *Policy) wait(b *engine.Batch, status int) time.Duration {
-	w := max(StandardDelay(b.Attempts), floor(p.cfg.Destination, status))
+	w := max(standardDelay(b.Attempts), floor(p.cfg.Destination, status))
 	if p.cfg.Jitter && len(b.Items) > 0 {
 		w = jittered(p.cfg.Seed, b.Items[0].ID, b.Attempts, w)
 	}

@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// StandardDelay is EG-8's back-off, measured from the failed attempt: the
+// standardDelay is EG-8's back-off, measured from the failed attempt: the
 // wait after the n-th failed attempt (n ≥ 1) is 10 s, 30 s, 1 min, 5 min,
 // 10 min, 30 min, 1 h, 3 h, 6 h, then 12 h for every later one. It is the
 // face's one copy of the schedule.
-func StandardDelay(failedAttempts int) time.Duration {
+func standardDelay(failedAttempts int) time.Duration {
 	steps := [...]time.Duration{10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute,
 		10 * time.Minute, 30 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour}
 	switch {

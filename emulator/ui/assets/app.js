@@ -8,6 +8,12 @@ const PAGE = 100;
 
 const $ = (sel) => document.querySelector(sel);
 
+// list and obj read what the API sent as a list or an object, taking null,
+// a missing field or a value of another type as empty: a view renders
+// whatever a newer or older emulator answers.
+const list = (v) => (Array.isArray(v) ? v : []);
+const obj = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? v : {});
+
 // h builds an element: h("td", {class: "num"}, "3", otherNode).
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -64,7 +70,11 @@ function say(text) {
   say.timer = setTimeout(() => { s.textContent = ""; }, 4000);
 }
 
-const fmtTime = (t) => (t ? new Date(t).toISOString().replace("T", " ").replace(/\.000Z$|Z$/, " UTC") : "");
+function fmtTime(t) {
+  if (!t) return "";
+  const d = new Date(t);
+  return Number.isNaN(d.getTime()) ? String(t) : d.toISOString().replace("T", " ").replace(/\.000Z$|Z$/, " UTC");
+}
 const badge = (text) => h("span", { class: `badge b-${text}` }, text);
 const pretty = (v) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
 
@@ -86,22 +96,38 @@ function recordActions(name, value) {
 }
 
 // table renders rows of objects; columns are [key, heading, render?] or the
-// union of the rows' keys, so fields added to an API show up unasked.
+// union of the rows' keys, so fields added to an API show up unasked. It
+// sits in a box that scrolls sideways: a wide table never widens the page.
 function table(rows, columns, caption) {
+  rows = list(rows).map(obj);
   if (!columns) {
     const keys = [];
     for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-    columns = keys.map((k) => [k, k]);
+    columns = keys.map((k) => [k, words(k)]);
   }
-  const cell = (v) => (v !== null && typeof v === "object" ? JSON.stringify(v) : v);
-  return h("table", {},
+  const cell = (v) => (v !== null && typeof v === "object" ? breakable(JSON.stringify(v)) : typeof v === "string" ? breakable(v) : v);
+  return h("div", { class: "table-box" }, h("table", {},
     caption ? h("caption", { class: "muted" }, caption) : null,
     h("thead", {}, h("tr", {}, columns.map(([k, title]) => h("th", { scope: "col", class: typeof rows[0]?.[k] === "number" ? "num" : null }, title)))),
     h("tbody", {}, rows.map((r) => h("tr", {}, columns.map(([k, , render]) => {
       const v = render ? render(r) : cell(r[k]);
       return h("td", { class: typeof r[k] === "number" ? "num" : null }, v);
-    })))));
+    }))))));
 }
+
+// breakable lets a long name (an ARN, a route, a URL) wrap after its
+// separators, so its column can be narrower than the whole name.
+function breakable(text) {
+  const s = String(text);
+  if (s.length < 24) return s;
+  const out = [];
+  s.split(/(?<=[/:,])/).forEach((part, i) => { if (i) out.push(h("wbr")); out.push(part); });
+  return out;
+}
+
+// words spells an API field name as a heading that can wrap:
+// "awaitingDeadLetter" becomes "awaiting dead letter".
+const words = (k) => String(k).replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 
 // ---- views -------------------------------------------------------------
 
@@ -109,35 +135,39 @@ const ROUTE_KEYS = ["namespace", "topic", "subscription", "bus", "rule", "target
 const routeName = (labels) => ROUTE_KEYS.map((k) => labels?.[k]).filter(Boolean).join("/");
 
 async function viewResources(main) {
-  const [metrics, sqs, subs, egTopics] = await Promise.all([
+  const { sqsEndpoint } = obj(await info);
+  const [m, sqs, subs, egTopics] = await Promise.all([
     getJSON("/metrics"),
-    getJSON("/sqs").catch(() => null),
+    // With --sqs-endpoint the queues live on that server, and /sqs answers 409.
+    sqsEndpoint ? null : getJSON("/sqs").catch(() => null),
     getJSON("/eventbridge/subscribers").catch(() => null),
     getJSON("/eventgrid/topics").catch(() => null),
   ]);
+  const metrics = obj(m);
   put(main, h("h2", {}, "Resources"));
-  const j = metrics.journal || {};
+  const j = obj(metrics.journal);
   put(main, h("ul", { class: "cards", "aria-label": "Journal" },
-    Object.entries(j.counts || {}).sort().map(([k, v]) => h("li", {}, h("b", {}, v), k)),
+    Object.entries(obj(j.counts)).sort().map(([k, v]) => h("li", {}, h("b", {}, v), k)),
     h("li", {}, h("b", {}, `${j.held ?? 0} / ${j.capacity ?? 0}`), "journal held"),
     h("li", {}, h("b", {}, j.discarded ?? 0), "discarded")));
 
-  if (egTopics && egTopics.topics && egTopics.topics.length) {
-    put(main, h("h3", {}, "Event Grid topics"), table(egTopics.topics, [
+  const topics = list(obj(egTopics).topics).map(obj);
+  if (topics.length) {
+    put(main, h("h3", {}, "Event Grid topics"), table(topics, [
       ["name", "topic", (t) => h("span", { title: t.id }, t.name)],
       ["inputSchema", "input schema"],
       ["createdAt", "created", (t) => fmtTime(t.createdAt)],
-      ["subscriptions", "event subscriptions", (t) => (t.subscriptions.length ? t.subscriptions.map((s) => h("div", {},
+      ["subscriptions", "event subscriptions", (t) => (list(t.subscriptions).length ? list(t.subscriptions).map(obj).map((s) => h("div", {},
         `${s.name} `, badge(s.provisioningState), ` ${s.endpointType || ""} `,
         s.endpointBaseUrl ? h("span", { class: "mono" }, s.endpointBaseUrl) : null,
         s.deadLetter ? h("span", { class: "muted" }, " · dead-letters") : null)) : h("span", { class: "muted" }, "none"))],
     ]));
   }
 
-  const routes = metrics.routes || [];
+  const routes = list(metrics.routes).map(obj);
   const clouds = new Map();
   for (const r of routes) {
-    const l = r.labels || {};
+    const l = obj(r.labels);
     const cloud = l.cloud || "other";
     const parent = l.bus ? `bus ${l.bus}` : l.namespace ? `namespace ${l.namespace} / topic ${l.topic}` : l.topic ? `topic ${l.topic}` : "";
     if (!clouds.has(cloud)) clouds.set(cloud, new Map());
@@ -146,46 +176,63 @@ async function viewResources(main) {
     groups.get(parent).push(r);
   }
   if (routes.length === 0) put(main, h("p", { class: "muted" }, "No routes yet: create a subscription, rule target or subscriber."));
-  const skip = new Set(["route", "labels", "state", "heldUntil"]);
+  const routeColumn = ["route", "route", (r) => h("span", { title: r.route }, breakable(routeName(r.labels) || r.route || ""))];
   for (const [cloud, groups] of clouds) {
     put(main, h("h3", {}, cloud === "eventgrid" ? "Event Grid" : cloud === "eventbridge" ? "EventBridge" : cloud));
     for (const [parent, rs] of groups) {
-      const numeric = [];
-      for (const r of rs) for (const [k, v] of Object.entries(r)) if (!skip.has(k) && !numeric.includes(k) && typeof v !== "object") numeric.push(k);
       put(main, h("section", { class: "group", "aria-label": parent || cloud },
         parent ? h("h4", {}, parent) : null,
-        table(rs, [
-          ["route", "route", (r) => h("span", { title: r.route }, routeName(r.labels) || r.route)],
+        counters(rs, [
+          routeColumn,
           ["state", "state", (r) => h("span", {}, badge(r.state), r.heldUntil ? h("span", { class: "muted" }, ` until ${fmtTime(r.heldUntil)}`) : null)],
           ["invariant", "accounted for", (r) => invariant(r)],
-          ...numeric.map((k) => [k, k]),
         ])));
     }
   }
   // Other top-level sections of /metrics (added by other parts of the
-  // emulator) render as they come.
+  // emulator) render as they come: counters by route, or as JSON.
   for (const [k, v] of Object.entries(metrics)) {
-    if (k === "journal" || k === "routes") continue;
-    put(main, h("h3", {}, k));
-    put(main, Array.isArray(v) && v.length && typeof v[0] === "object" ? table(v) : h("pre", {}, pretty(v)));
+    if (k === "journal" || k === "routes" || v === null || v === undefined) continue;
+    put(main, h("h3", {}, SECTIONS[k] || words(k)));
+    if (Array.isArray(v)) put(main, v.length ? counters(v.map(obj), [routeColumn]) : h("p", { class: "muted" }, "None yet."));
+    else put(main, h("pre", {}, pretty(v)));
   }
-  if (subs && subs.subscribers && subs.subscribers.length) {
-    put(main, h("h3", {}, "EventBridge bus-v2 subscribers"), table(subs.subscribers));
+  const subscribers = list(obj(subs).subscribers).map(obj);
+  if (subscribers.length) {
+    put(main, h("h3", {}, "EventBridge bus-v2 subscribers"), counters(subscribers, [
+      ["subscriber", "subscriber", (s) => h("span", { title: s.subscriberArn || "" }, s.subscriber || breakable(s.subscriberArn || ""))],
+    ]));
   }
-  if (sqs && sqs.queues) {
+  if (sqsEndpoint) {
+    put(main, h("h3", {}, "SQS queues"), h("p", { class: "muted" }, "SQS targets and dead-letter queues go to ", h("span", { class: "mono" }, sqsEndpoint), "; read them with the SQS SDK."));
+  } else if (sqs) {
+    const queues = list(obj(sqs).queues);
     put(main, h("h3", {}, "SQS queues (in-memory)"));
-    put(main, sqs.queues.length ? table(sqs.queues) : h("p", { class: "muted" }, "No messages sent to SQS yet."));
+    put(main, queues.length ? table(queues) : h("p", { class: "muted" }, "No messages sent to SQS yet."));
   }
 }
 
+// counters is a table of rows of counters: the columns given, then one for
+// each field that is a number in any row (the counters an emulator
+// reports, whatever they are).
+function counters(rows, columns) {
+  const numeric = [];
+  for (const r of rows) for (const [k, v] of Object.entries(r)) if (typeof v === "number" && !numeric.includes(k)) numeric.push(k);
+  return table(rows, [...columns, ...numeric.map((k) => [k, words(k)])]);
+}
+
+// SECTIONS names the other sections of /metrics the page knows.
+const SECTIONS = { queues: "Event Grid namespace queue subscriptions" };
+
 // invariant: every queued event is delivered, dead-lettered, dropped or still
-// pending (queued, retrying or in flight).
+// pending (queued, retrying, in flight or awaiting its dead letter). The
+// dead letters that could not be written are part of dropped.
 function invariant(r) {
-  const done = (r.delivered || 0) + (r.deadLettered || 0) + (r.dropped || 0) + (r.deadLetterFailed || 0);
-  const open = Math.max(0, (r.queued || 0) - done);
+  const n = (k) => Number(r[k]) || 0;
+  const open = Math.max(0, n("queued") - n("delivered") - n("deadLettered") - n("dropped"));
   return h("span", { class: "invariant" },
-    `${r.queued || 0} queued = ${r.delivered || 0} delivered + ${r.deadLettered || 0} dead-lettered + ${r.dropped || 0} dropped`
-    + (r.deadLetterFailed ? ` + ${r.deadLetterFailed} dead-letter failed` : "") + ` + ${open} pending`);
+    `${n("queued")} queued = ${n("delivered")} delivered + ${n("deadLettered")} dead-lettered + ${n("dropped")} dropped`
+    + (n("deadLetterFailed") ? ` (${n("deadLetterFailed")} of them dead-letter failed)` : "") + ` + ${open} pending`);
 }
 
 const eventsState = { q: "", outcome: "", offset: 0 };
@@ -195,7 +242,8 @@ async function viewEvents(main) {
   const params = new URLSearchParams({ offset: s.offset, limit: PAGE });
   if (s.q) params.set("q", s.q);
   if (s.outcome) params.set("outcome", s.outcome);
-  const page = await getJSON(`/ui/api/events?${params}`);
+  const page = obj(await getJSON(`/ui/api/events?${params}`));
+  const events = list(page.events).map(obj);
   const search = h("input", { type: "search", id: "event-search", value: s.q, placeholder: "id, type, source, route…" });
   search.addEventListener("input", () => {
     clearTimeout(search.timer);
@@ -208,13 +256,14 @@ async function viewEvents(main) {
       h("label", { for: "event-search" }, "Search"), search,
       h("label", { for: "event-outcome" }, "Outcome"), outcome),
     pager(page, s),
-    page.events.length === 0 ? h("p", { class: "muted" }, "No events match.") :
-      table(page.events, [
+    events.length === 0 ? h("p", { class: "muted" }, s.q || s.outcome ? "No events match." : "No events yet: publish one, and it shows here.") :
+      table(events, [
         ["time", "time", (e) => fmtTime(e.time)],
         ["id", "event id", (e) => h("a", { href: `#/events/${encodeURIComponent(e.id)}`, class: "mono" }, e.id)],
         ["type", "type / detail-type"],
         ["source", "source"],
-        ["routes", "routes", (e) => e.routes.map((r) => h("div", {}, `${r.name || r.route} `, badge(r.outcome)))],
+        ["routes", "routes", (e) => (list(e.routes).length ? list(e.routes).map(obj).map((r) => h("div", {}, `${r.name || r.route || ""} `, badge(r.outcome)))
+          : h("span", { class: "muted" }, "no route took it"))],
         ["attempts", "attempts"],
         ["outcome", "outcome", (e) => badge(e.outcome)],
       ]),
@@ -222,7 +271,7 @@ async function viewEvents(main) {
 }
 
 function pager(page, s) {
-  const total = page.total;
+  const total = Number(page.total) || 0;
   const from = total ? s.offset + 1 : 0;
   const to = Math.min(total, s.offset + PAGE);
   return h("div", { class: "pager" },
@@ -232,8 +281,8 @@ function pager(page, s) {
 }
 
 async function viewEvent(main, id) {
-  const page = await getJSON(`/journal?event=${encodeURIComponent(id)}`);
-  const entries = page.entries || [];
+  const page = obj(await getJSON(`/journal?event=${encodeURIComponent(id)}`));
+  const entries = list(page.entries).map(obj);
   put(main, h("p", {}, h("a", { href: "#/events" }, "← all events")),
     h("h2", {}, "Event ", h("span", { class: "mono" }, id)));
   if (!entries.length) {
@@ -270,11 +319,12 @@ function timelineItem(e) {
     e.message ? h("div", { class: "muted" }, e.message) : null,
     e.destination ? h("div", {}, "destination ", h("span", { class: "mono" }, e.destination)) : null);
   if (e.request) {
-    const hdrs = Object.entries(e.request.headers || {}).map(([k, v]) => ({ header: k, value: v.join(", ") }));
+    const req = obj(e.request);
+    const hdrs = Object.entries(obj(req.headers)).map(([k, v]) => ({ header: k, value: [].concat(v ?? []).join(", ") }));
     li.append(h("details", {},
-      h("summary", {}, `request ${e.request.method || ""} ${e.request.url || ""}`),
+      h("summary", {}, `request ${req.method || ""} ${req.url || ""}`),
       hdrs.length ? table(hdrs, [["header", "header"], ["value", "value"]]) : null,
-      e.request.body !== undefined ? h("pre", {}, pretty(e.request.body)) : null));
+      req.body !== undefined && req.body !== null ? h("pre", {}, pretty(req.body)) : null));
   }
   if (e.kind === "deadletter" || e.kind === "drop") {
     li.append(h("details", { open: true }, h("summary", {}, "record"), h("pre", {}, pretty(e.body ?? e)), recordActions(`${e.kind}-${e.seq}`, e)));
@@ -299,7 +349,8 @@ async function viewRecords(main, kind) {
   const s = recordState[kind];
   const params = new URLSearchParams({ kind, offset: s.offset, limit: PAGE });
   if (s.q) params.set("q", s.q);
-  const page = await getJSON(`/ui/api/entries?${params}`);
+  const page = obj(await getJSON(`/ui/api/entries?${params}`));
+  const entries = list(page.entries).map(obj);
   const id = `${kind}-search`;
   const search = h("input", { type: "search", id, value: s.q, placeholder: "event id, route, reason…" });
   search.addEventListener("input", () => {
@@ -309,15 +360,17 @@ async function viewRecords(main, kind) {
   put(main, h("h2", {}, kind === "deadletter" ? "Dead letters" : "Drops"),
     h("div", { class: "toolbar", role: "search" }, h("label", { for: id }, "Search"), search),
     pager(page, s));
-  if (!page.entries.length) {
-    put(main, h("p", { class: "muted" }, kind === "deadletter" ? "No dead letters." : "No drops."));
+  if (!entries.length) {
+    put(main, h("p", { class: "muted" }, s.q ? "Nothing matches." : kind === "deadletter" ? "No dead letters." : "No drops."));
     return;
   }
-  put(main, table(page.entries, [
+  put(main, table(entries, [
     ["time", "time", (e) => fmtTime(e.time)],
-    ["eventIds", "events", (e) => (e.eventIds || []).map((id) => h("div", {}, h("a", { href: `#/events/${encodeURIComponent(id)}`, class: "mono" }, id)))],
+    ["eventIds", "events", (e) => list(e.eventIds).map((id) => h("div", {}, h("a", { href: `#/events/${encodeURIComponent(id)}`, class: "mono" }, id)))],
     ["route", "route", (e) => routeName(e.labels) || e.route],
-    ["outcome", "reason", (e) => h("span", {}, badge(kind === "deadletter" ? "dead-lettered" : "dropped"), " ", e.outcome || "", e.message ? h("div", { class: "muted" }, e.message) : null)],
+    // The reason is the entry's outcome (MaxDeliveryAttemptsExceeded,
+    // TimeToLiveExceeded, ERROR_CODE's value …); a drop adds a message.
+    ["outcome", "reason", (e) => h("span", {}, h("strong", {}, e.outcome || "no reason recorded"), e.message ? h("div", { class: "muted" }, e.message) : null)],
     ["destination", kind === "deadletter" ? "blob path or queue" : "", (e) => h("span", { class: "mono" }, e.destination || "")],
     ["record", "record", (e) => h("details", {}, h("summary", {}, "show"), h("pre", {}, pretty(e.body ?? e)), recordActions(`${kind}-${e.seq}`, e.body ?? e))],
   ]));
@@ -326,7 +379,9 @@ async function viewRecords(main, kind) {
 const STEPS = [["10s", "10 s"], ["1m", "1 min"], ["5m", "5 min"], ["1h", "1 h"], ["24h", "24 h"]];
 
 async function viewClock(main) {
-  const [clock, timers] = await Promise.all([getJSON("/clock"), getJSON("/ui/api/timers")]);
+  const [c, t] = await Promise.all([getJSON("/clock"), getJSON("/ui/api/timers")]);
+  const clock = obj(c), timers = obj(t);
+  const next = list(timers.timers);
   put(main, h("h2", {}, "Clock"),
     h("p", {}, "Mode ", h("strong", {}, clock.mode), " · now ", h("strong", { id: "clock-now" }, fmtTime(clock.now))));
   if (clock.mode !== "virtual") {
@@ -344,19 +399,20 @@ async function viewClock(main) {
     STEPS.map(([by, label]) => h("button", { type: "button", id: `advance-${by}`, onclick: () => advance({ by }, label) }, `Advance ${label}`)),
     h("button", { type: "button", id: "advance-next", disabled: !clock.nextTimerAt, onclick: () => advance({ to: clock.nextTimerAt }, "to the next timer") }, "Advance to the next timer")));
   put(main, h("h3", {}, `Next timers (${timers.pending ?? 0} pending)`));
-  if (!timers.timers.length) put(main, h("p", { class: "muted" }, "No timers: nothing is waiting for the clock."));
+  if (!next.length) put(main, h("p", { class: "muted" }, "No timers: nothing is waiting for the clock."));
   else {
     const now = new Date(clock.now).getTime();
-    put(main, table(timers.timers.map((t) => ({ at: t, in: `+${Math.round((new Date(t).getTime() - now) / 1000)} s` })), [["at", "fires at", (r) => fmtTime(r.at)], ["in", "in"]]));
+    const inSeconds = (at) => Math.round((new Date(at).getTime() - now) / 1000);
+    put(main, table(next.map((at) => ({ at, in: Number.isFinite(inSeconds(at)) ? `+${inSeconds(at)} s` : "" })), [["at", "fires at", (r) => fmtTime(r.at)], ["in", "in"]]));
   }
 }
 
 async function viewFaults(main) {
-  const { faults } = await getJSON("/faults");
+  const faults = list(obj(await getJSON("/faults")).faults).map(obj);
   put(main, h("h2", {}, "Faults"));
   put(main, faults.length ? table(faults, [
     ["id", "id"],
-    ["match", "matches", (f) => (f.route ? `route ${f.route}` : Object.entries(f.match || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "every route")],
+    ["match", "matches", (f) => (f.route ? `route ${f.route}` : Object.entries(obj(f.match)).map(([k, v]) => `${k} ${v}`).join(", ") || "every route")],
     ["status", "status"],
     ["outcome", "outcome"],
     ["count", "left", (f) => (f.count ? `${f.count - f.used} of ${f.count}` : "forever")],
@@ -413,7 +469,8 @@ async function viewFaults(main) {
 
 function currentView() {
   const parts = (location.hash || "#/resources").slice(2).split("/");
-  return { name: parts[0] || "resources", arg: parts.slice(1).map(decodeURIComponent).join("/") };
+  const decode = (p) => { try { return decodeURIComponent(p); } catch { return p; } };
+  return { name: parts[0] || "resources", arg: parts.slice(1).map(decode).join("/") };
 }
 
 let rendering = Promise.resolve();
@@ -476,8 +533,8 @@ async function renderNow({ keepFocus, live } = {}) {
 
 async function refreshClock() {
   try {
-    const c = await getJSON("/clock");
-    $("#clock").textContent = `${c.mode} clock · ${fmtTime(c.now)}`;
+    const c = obj(await getJSON("/clock"));
+    $("#clock").textContent = `${c.mode || "unknown"} clock · ${fmtTime(c.now)}`;
   } catch (err) {
     $("#clock").textContent = `clock unavailable (${err.message})`;
   }
@@ -487,13 +544,18 @@ async function refreshClock() {
 // grows (and every 25 s, which also catches clock and resource changes).
 async function live() {
   let last = 0;
-  try { last = (await getJSON("/ui/api/changes?after=0&wait=0s")).lastSeq; } catch { /* the loop reports it */ }
+  try {
+    last = Number(obj(await getJSON("/ui/api/changes?after=0&wait=0s")).lastSeq) || 0;
+    // Connected: the long poll below may wait 25 s for the next change.
+    $("#live").textContent = "live";
+  } catch { /* the loop reports it */ }
   for (;;) {
     try {
-      const r = await getJSON(`/ui/api/changes?after=${last}&wait=25s`);
+      const r = obj(await getJSON(`/ui/api/changes?after=${last}&wait=25s`));
       $("#live").textContent = "live";
-      const changed = r.lastSeq !== last;
-      last = r.lastSeq;
+      const seq = Number(r.lastSeq) || 0;
+      const changed = seq !== last;
+      last = seq;
       const active = document.activeElement;
       const typing = active && (active.tagName === "INPUT" || active.tagName === "SELECT") && active.closest("form");
       if (changed && !typing) {
@@ -507,6 +569,9 @@ async function live() {
     }
   }
 }
+
+// info is how this emulator is configured (GET /_emulator/info), read once.
+const info = getJSON("/info").catch(() => ({}));
 
 window.addEventListener("hashchange", () => { render().then(() => $("#main").focus({ preventScroll: true })); });
 render();

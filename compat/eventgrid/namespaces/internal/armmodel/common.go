@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // Resource types as the service returns them in "type".

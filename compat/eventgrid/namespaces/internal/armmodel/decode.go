@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // decode reads a JSON request body into v. Malformed JSON and values of the

@@ -3,7 +3,7 @@ package armmodel
 import (
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/filter"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/isoduration"
 )

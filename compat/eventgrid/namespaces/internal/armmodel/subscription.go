@@ -3,7 +3,7 @@ package armmodel
 import (
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // EventSubscription is a namespace-topic event subscription as stored and

@@ -3,7 +3,7 @@ package armmodel
 import (
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 )
 
 // Topic is a namespace topic as stored and returned. It has no location or

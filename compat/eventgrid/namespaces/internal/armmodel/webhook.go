@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventgrid/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/arm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/push"
 )
 
@@ -48,7 +48,7 @@ type DeliveryWithResourceIdentity struct {
 	Destination *Destination    `json:"destination,omitempty"`
 }
 
-// Limits of webhook destinations [DOC].
+// Limits of webhook destinations (Azure's namespace docs).
 const (
 	maxDeliveryAttributes  = 10
 	maxAttributeValueBytes = 4096

@@ -17,7 +17,8 @@ type Attribute struct {
 	Value  string
 	Secret bool
 	// Dynamic values: SourceField, a path into the event ("data.orderId",
-	// "subject"); only string, number and bool values are sent [DOC].
+	// "subject"); only string, number and bool values are sent (Azure's
+	// delivery-properties docs).
 	SourceField string
 }
 

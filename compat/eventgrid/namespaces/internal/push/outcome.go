@@ -22,7 +22,8 @@ const (
 	OutcomeResolutionError = retry.OutcomeResolutionError
 )
 
-// IsSuccess reports a delivered answer: 200 to 204 [DOC].
+// IsSuccess reports a delivered answer: 200 to 204 (Azure's namespace push
+// delivery docs).
 func IsSuccess(status int) bool { return retry.IsSuccess(status) }
 
 // OutcomeForStatus names an HTTP answer as retry.OutcomeName does (414 is a

@@ -13,7 +13,8 @@ import (
 )
 
 // MaxRetryPeriod bounds push delivery however long the event's time to live
-// is: "the maximum retry period for push is still 1 day" [DOC].
+// is: "the maximum retry period for push is still 1 day" (Azure's namespace
+// push delivery docs).
 const MaxRetryPeriod = 24 * time.Hour
 
 // Policy is the namespace push retry behaviour of one subscription. It is an
@@ -84,8 +85,8 @@ func (p Policy) AfterFailure(b *engine.Batch, o engine.Outcome, now time.Time) e
 }
 
 // BeforeRetry implements engine.RetryPolicy: the time to live is checked only
-// when the next attempt is due [DOC], and an attempt due exactly at the end
-// still goes ahead.
+// when the next attempt is due (the same docs), and an attempt due exactly at
+// the end still goes ahead.
 func (p Policy) BeforeRetry(b *engine.Batch, now time.Time) engine.Decision {
 	if now.After(p.expiry(b)) {
 		return engine.Decision{Action: engine.GiveUpDeadLetter, Reason: deadletter.ReasonTimeToLive}

@@ -66,8 +66,8 @@ type Queue struct {
 	counts  Counts
 }
 
-// Counts are what happened to a queue's events (issue 10's accounting for
-// pull subscriptions). Queued = Acknowledged + Ended + Available + Locked +
+// Counts are what happened to a queue's events (the accounting of pull
+// subscriptions, without the journal). Queued = Acknowledged + Ended + Available + Locked +
 // Delayed at every instant; Ended splits into Rejected, Expired and
 // LockExpiredOnLastDelivery + ReleasedOnLastDelivery (the last two in
 // EndedMaxDeliveries).

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+
+	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
 // MaxBody bounds an ARM request body; ARM itself refuses bodies over 4 MB.
@@ -23,4 +25,11 @@ func ReadBody(r *http.Request) ([]byte, *Error) {
 			Message: "The request content was invalid and could not be deserialized: the body is empty."}
 	}
 	return b, nil
+}
+
+// BadContent is the 400 ARM answers for a body it cannot deserialize. The
+// message speaks of JSON paths and JSON kinds, as ARM's does.
+func BadContent(err error) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidRequestContent,
+		Message: "The request content was invalid and could not be deserialized: '" + jsonerr.Describe(err, nil, nil) + "'."}
 }

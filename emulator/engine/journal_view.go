@@ -1,34 +1,13 @@
 package engine
 
-import (
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"strings"
-)
+import "encoding/json"
 
-// The inspection API (/_emulator/…) is served by the emulator and by the
-// faces that register routes of their own under it; these helpers give all
-// of them one shape: JSON without HTML escaping, errors as
-// {"error":{"code","message"}}.
-
-// WriteInspectionJSON answers an inspection request with v as JSON.
-func WriteInspectionJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
-
-// WriteInspectionError answers an inspection request with an error whose
-// code is the status text without spaces ("BadRequest", "Conflict").
-func WriteInspectionError(w http.ResponseWriter, status int, format string, args ...any) {
-	WriteInspectionJSON(w, status, map[string]any{"error": map[string]string{
-		"code":    strings.ReplaceAll(http.StatusText(status), " ", ""),
-		"message": fmt.Sprintf(format, args...),
-	}})
-}
+// A journal entry's recorded bodies are bytes; the inspection API, the
+// dashboard and testkit show them inline, as JSON when they are JSON. These
+// views are data, not HTTP: they stay beside the entries they show, so the
+// faces' own inspection records (which cannot import the emulator that
+// serves them) inline their bodies the same way. Writing the answer is
+// internal/httpjson's.
 
 // InlineBody shows a recorded body inside an inspection answer: as JSON
 // when it is JSON, as a JSON string otherwise, omitted when empty.

@@ -3,9 +3,12 @@ package arm
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/entra"
 )
 
 // Endpoint is one row of a face's table: a method, a path template and the
@@ -65,7 +68,11 @@ type Options struct {
 // router: it claims only the paths of its templates, so other faces keep
 // theirs. A claimed path with a method no row has answers 405 with Allow.
 type Table struct {
-	opts      Options
+	opts Options
+	// roots are the first segments of the templates ("subscriptions",
+	// "tenants", "providers"): a path starting otherwise is refused before
+	// any work.
+	roots     []string
 	endpoints []compiled
 }
 
@@ -79,8 +86,9 @@ type segment struct {
 	literal, name string
 }
 
-// NewTable compiles endpoints. A malformed template or a repeated method
-// and path is a programming error, so it panics.
+// NewTable compiles endpoints. A malformed template (an empty segment, or a
+// variable first: ARM paths start with a literal) or a repeated method and
+// path is a programming error, so it panics.
 func NewTable(opts Options, endpoints ...Endpoint) *Table {
 	t := &Table{opts: opts}
 	seen := make(map[string]bool)
@@ -101,20 +109,28 @@ func NewTable(opts Options, endpoints ...Endpoint) *Table {
 				c.segments = append(c.segments, segment{literal: s})
 			}
 		}
+		if c.segments[0].name != "" {
+			panic("arm: " + e.Path + " starts with a variable")
+		}
+		if !slices.ContainsFunc(t.roots, func(r string) bool { return strings.EqualFold(r, c.segments[0].literal) }) {
+			t.roots = append(t.roots, c.segments[0].literal)
+		}
 		t.endpoints = append(t.endpoints, c)
 	}
 	return t
 }
 
-// Mount claims the table's paths on r.
+// Mount claims the table's paths on r, on Azure Resource Manager's token
+// plane: whatever spelling of a path the table takes, its tokens are
+// checked as ARM's.
 func (t *Table) Mount(r *mux.Router) {
-	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return t.Matches(req) }).Handler(t)
+	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return t.Matches(req) }).Handler(entra.OnPlane(entra.ARMPlane(), t))
 }
 
 // Matches reports whether r's path is one of the table's, whatever the
 // method.
 func (t *Table) Matches(r *http.Request) bool {
-	segs, ok := pathSegments(r.URL.EscapedPath())
+	segs, ok := pathSegments(r.URL.EscapedPath(), t.roots)
 	if !ok {
 		return false
 	}
@@ -157,7 +173,7 @@ func (t *Table) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // find returns the row for r's path and method with its variables, or the
 // methods the path allows when no row has r's method.
 func (t *Table) find(r *http.Request) (*compiled, map[string]string, []string) {
-	segs, ok := pathSegments(r.URL.EscapedPath())
+	segs, ok := pathSegments(r.URL.EscapedPath(), t.roots)
 	if !ok {
 		return nil, nil, nil
 	}
@@ -200,11 +216,12 @@ func (e *compiled) bind(segs []string) map[string]string {
 }
 
 // pathSegments splits an escaped path, drops empty segments (ARM collapses
-// "//") and unescapes each one. Every ARM path starts with subscriptions,
-// so other paths are refused before any work.
-func pathSegments(escapedPath string) ([]string, bool) {
+// "//") and unescapes each one. A path whose first segment is none of roots
+// (in any letter case) is refused before any other work.
+func pathSegments(escapedPath string, roots []string) ([]string, bool) {
 	p := strings.TrimLeft(escapedPath, "/")
-	if len(p) < len("subscriptions") || !strings.EqualFold(p[:len("subscriptions")], "subscriptions") {
+	first, _, _ := strings.Cut(p, "/")
+	if !slices.ContainsFunc(roots, func(r string) bool { return strings.EqualFold(r, first) }) {
 		return nil, false
 	}
 	parts := strings.Split(p, "/")

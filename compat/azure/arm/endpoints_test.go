@@ -18,8 +18,10 @@ func TestPathSegments(t *testing.T) {
 		"/subscriptions/s1/%2F":                  {"subscriptions", "s1", "/"},
 		"/subscriptions/s1/topics/%zz":           nil, // not escaped properly
 		"/topics/t1/api/events":                  nil, // not an ARM path
+		"/Tenants":                               {"Tenants"},
+		"/subscriptionsX/s1":                     nil, // another root
 	} {
-		got, ok := pathSegments(path)
+		got, ok := pathSegments(path, []string{"subscriptions", "tenants"})
 		if ok != (want != nil) || !reflect.DeepEqual(got, want) {
 			t.Errorf("pathSegments(%q) = %q, %v; want %q", path, got, ok, want)
 		}
@@ -99,5 +101,5 @@ func TestValidName(t *testing.T) {
 func FuzzPathSegments(f *testing.F) {
 	f.Add("/subscriptions/s/resourceGroups/r/providers/Microsoft.EventGrid/topics/t/eventSubscriptions/e")
 	f.Add("/subscriptions/s/providers/Microsoft.EventGrid/locations/l/eventSubscriptions")
-	f.Fuzz(func(t *testing.T, p string) { pathSegments(p) })
+	f.Fuzz(func(t *testing.T, p string) { pathSegments(p, []string{"subscriptions", "providers"}) })
 }

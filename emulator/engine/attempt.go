@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// attempt makes one delivery attempt and acts on its outcome. The batch's
+// events are counted in flight by the caller.
+func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
+	e.mu.Lock()
+	route := rs.route
+	rs.metrics.Attempts++
+	if !first {
+		rs.metrics.Retries++
+	}
+	e.mu.Unlock()
+
+	now := e.clock.Now()
+	b.Attempts++
+	if b.Attempts == 1 {
+		b.FirstAttemptAt = now
+	}
+	b.LastAttemptAt = now
+	a := &Attempt{Route: route, Batch: b, Number: b.Attempts, At: now}
+
+	o, injected := e.faults.outcomeFor(route)
+	if !injected {
+		var release func()
+		o, release = e.deliver(rs, route, a, m)
+		// Released once the outcome has been acted on (retry scheduled,
+		// dead letter queued): see deliver.
+		defer release()
+	}
+	if o.OK && o.Name == "" {
+		o.Name = "Success"
+	}
+	// The batch remembers the outcome for its dead-letter record, not what
+	// was sent: the journal keeps that, and a pending batch should not hold
+	// a copy of its last request.
+	b.LastOutcome = o
+	b.LastOutcome.Request = nil
+	b.LastOutcome.Message = e.journal.intern(o.Message)
+	b.LastOutcome.Destination = e.journal.intern(o.Destination)
+	o.Message, o.Destination = b.LastOutcome.Message, b.LastOutcome.Destination
+
+	// The entry refers to the batch's items rather than copying their ids
+	// and bodies: the journal derives both on read (see journal_compact.go).
+	entry := Entry{
+		Time: now, Kind: KindAttempt, Route: route.ID, Labels: route.Labels,
+		Attempt: a.Number, Outcome: o.Name, Status: o.Status,
+		Message: o.Message, Request: o.Request, Destination: o.Destination, items: b.Items,
+	}
+
+	if o.OK {
+		e.journal.Append(entry)
+		e.journal.Append(Entry{
+			Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
+			Attempt: a.Number, Outcome: o.Name, Status: o.Status, items: b.Items,
+		})
+		e.mu.Lock()
+		rs.inFlightEvents -= len(b.Items)
+		rs.metrics.Delivered += uint64(len(b.Items))
+		e.finishAttemptLocked(rs, first)
+		e.mu.Unlock()
+		return
+	}
+
+	d := route.Retry.AfterFailure(b, o, e.clock.Now())
+	if d.Action == Retry {
+		next := e.clock.Now().Add(d.After)
+		entry.NextAttemptAt = &next
+	}
+	// The attempt is journalled once its consequences are in force (the
+	// hold, the retry, the accounting): whoever sees the entry, a test
+	// waiting for it before it enqueues more, sees the route as it now is.
+	e.mu.Lock()
+	e.holdLocked(rs, d)
+	rs.inFlightEvents -= len(b.Items)
+	switch d.Action {
+	case Retry:
+		if !rs.removed {
+			e.scheduleRetryLocked(rs, b, d.After)
+			rs.retryingEvents += len(b.Items)
+		}
+		e.finishAttemptLocked(rs, first)
+		e.mu.Unlock()
+		e.journal.Append(entry)
+	default:
+		e.endLocked(rs, b, d)
+		e.finishAttemptLocked(rs, first)
+		e.mu.Unlock()
+		e.journal.Append(entry)
+		e.giveUp(rs, route, b, d)
+	}
+}
+
+func (e *Engine) finishAttemptLocked(rs *routeState, first bool) {
+	if first {
+		rs.inflight--
+	}
+	e.scheduleDispatchLocked(rs)
+}
+
+// deliver calls the destination with the route's response timeout running
+// on the emulator clock. The caller must call release once it has acted on
+// the outcome.
+func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt, m outsideMark) (o Outcome, release func()) {
+	if route.ResponseTimeout <= 0 {
+		return route.Destination.Deliver(context.Background(), a), func() {}
+	}
+	lingers := route.LateSuccessWindow > route.ResponseTimeout
+	ctx, cancel := context.WithCancelCause(context.Background())
+	acted := make(chan struct{})
+	timedOut := make(chan struct{})
+	timer := e.clock.AfterFunc(route.ResponseTimeout, func() {
+		close(timedOut)
+		if !lingers {
+			cancel(ErrResponseTimeout)
+		}
+		// Hold the clock until the attempt has acted on its timeout, so a
+		// virtual clock does not move past the retry it schedules.
+		<-acted
+	})
+	result := make(chan Outcome, 1)
+	waiting := m.start()
+	go func() { result <- route.Destination.Deliver(waiting.trace(ctx), a) }()
+	select {
+	case o = <-result:
+		waiting.end()
+		timer.Stop()
+	case <-timedOut:
+		waiting.end()
+		if !lingers {
+			o = <-result // cancelled with ErrResponseTimeout: the destination names it
+			break
+		}
+		// The attempt has failed, but the request stays open: an answer
+		// within the late-success window withdraws the retry (EG-5).
+		name := route.TimeoutOutcome
+		if name == "" {
+			name = "TimedOut"
+		}
+		o = Outcome{Name: name, Message: fmt.Sprintf("no answer within %s", route.ResponseTimeout)}
+		giveUp := e.clock.AfterFunc(route.LateSuccessWindow-route.ResponseTimeout, func() { cancel(ErrResponseTimeout) })
+		go func() {
+			late := <-result
+			giveUp.Stop()
+			cancel(nil)
+			if late.OK {
+				e.lateSuccess(rs, route, a.Batch, late)
+			}
+		}()
+		return o, func() { close(acted) }
+	}
+	return o, func() {
+		cancel(nil)
+		close(acted)
+	}
+}
+
+// lateSuccess takes a batch off the retry queue when its timed-out attempt
+// was answered with success after all. Best effort, as in the cloud: a retry
+// already made stays made, so duplicates remain possible.
+func (e *Engine) lateSuccess(rs *routeState, route *Route, b *Batch, o Outcome) {
+	e.mu.Lock()
+	pending := e.withdrawRetryLocked(rs, b)
+	if !pending {
+		if i := slices.Index(rs.deferred, b); i >= 0 {
+			rs.deferred = slices.Delete(rs.deferred, i, i+1)
+			pending = true
+		}
+	}
+	if pending {
+		rs.retryingEvents -= len(b.Items)
+		rs.metrics.Delivered += uint64(len(b.Items))
+	}
+	e.mu.Unlock()
+	if !pending {
+		return
+	}
+	e.journal.Append(Entry{
+		Time: e.clock.Now(), Kind: KindDelivered, Route: route.ID, Labels: route.Labels,
+		EventIDs: b.EventIDs(), Attempt: b.Attempts, Outcome: o.Name, Status: o.Status,
+		Message: "answered after the response timeout; the pending retry was withdrawn",
+	})
+}
