@@ -1,9 +1,7 @@
 package emulator
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
 // syncLog is a log destination safe for the server's goroutines.
@@ -130,7 +129,7 @@ func TestCloseClosesConnectionsThatSentNothing(t *testing.T) {
 func TestCloseCutsOffARequestAfterItsGrace(t *testing.T) {
 	t.Parallel()
 	s, logs := startLogged(t)
-	conn := blockedInBodyRead(t, s.httpLn.Addr().String())
+	conn := testenv.StuckInBodyRead(t, s.httpLn.Addr().String())
 	waitCounts(t, s, 1, 0)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -141,25 +140,6 @@ func TestCloseCutsOffARequestAfterItsGrace(t *testing.T) {
 	if got := logs.String(); !strings.Contains(got, closedBusy) || !strings.Contains(got, "requests=1") {
 		t.Errorf("log %q, want the cut-off of one request", got)
 	}
-}
-
-// blockedInBodyRead sends a POST with Expect: 100-continue and no body; the
-// server's "100 Continue" proves its handler is reading the body, which
-// then never comes.
-func blockedInBodyRead(t *testing.T, addr string) net.Conn {
-	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.1\r\n"+
-		"X-Amz-Target: AWSEvents.PutEvents\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
-	status, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil || !strings.Contains(status, "100 Continue") {
-		t.Fatalf("want 100 Continue, got %q, %v", status, err)
-	}
-	return conn
 }
 
 // A listener on every interface (the container image's) is advertised as

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"net"
@@ -12,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
+	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
 // exitBound is what the shutdown tests allow between SIGTERM and exit. The
@@ -84,7 +85,7 @@ func terminate(t *testing.T, cmd *exec.Cmd, signals ...syscall.Signal) (int, tim
 func TestSIGTERMWithAnUnusedConnectionALongPollAndAHangingStorageAccount(t *testing.T) {
 	t.Parallel()
 	storage, scanned := silentListener(t)
-	account := "DefaultEndpointsProtocol=http;AccountName=hang;AccountKey=" + devKey + ";BlobEndpoint=http://" + storage + "/hang;"
+	account := "DefaultEndpointsProtocol=http;AccountName=hang;AccountKey=" + azblobsink.DevAccountKey + ";BlobEndpoint=http://" + storage + "/hang;"
 	proc := testbinary.Start(t, "--azure-storage", account)
 	httpURL := proc.Endpoints["http"]
 
@@ -129,7 +130,7 @@ func TestSIGTERMWithAnUnusedConnectionALongPollAndAHangingStorageAccount(t *test
 	if status != 0 || took > exitBound {
 		t.Fatalf("exit status %d after %v; want 0 within %v", status, took, exitBound)
 	}
-	if err := <-poll; err != nil && !refusedAtShutdown(err) {
+	if err := <-poll; err != nil && !testenv.RefusedAtShutdown(err) {
 		t.Errorf("the live feed at shutdown: %v", err)
 	}
 	t.Logf("exit 0 %v after SIGTERM", took.Round(time.Millisecond))
@@ -148,7 +149,7 @@ func TestSIGTERMCutsOffAStuckRequestAndASecondSignalExitsAtOnce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			proc := testbinary.Start(t)
-			stuckInBodyRead(t, strings.TrimPrefix(proc.Endpoints["http"], "http://"))
+			testenv.StuckInBodyRead(t, strings.TrimPrefix(proc.Endpoints["http"], "http://"))
 			status, took := terminate(t, proc.Cmd, signals...)
 			want := 0
 			if len(signals) == 2 {
@@ -161,30 +162,3 @@ func TestSIGTERMCutsOffAStuckRequestAndASecondSignalExitsAtOnce(t *testing.T) {
 		})
 	}
 }
-
-// stuckInBodyRead sends a POST with Expect: 100-continue and no body; the
-// "100 Continue" proves the handler is reading the body, which never comes.
-func stuckInBodyRead(t *testing.T, addr string) {
-	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.1\r\n"+
-		"X-Amz-Target: AWSEvents.PutEvents\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
-	status, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil || !strings.Contains(status, "100 Continue") {
-		t.Fatalf("want 100 Continue, got %q, %v", status, err)
-	}
-}
-
-// refusedAtShutdown tells a request the emulator had not read yet when it
-// stopped: its connection was refused, closed or reset.
-func refusedAtShutdown(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "EOF") || strings.Contains(msg, "reset") || strings.Contains(msg, "refused")
-}
-
-// devKey is Azurite's published development account key.
-const devKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
