@@ -96,6 +96,11 @@ func Start(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
+	// Serving starts once the topology is in place, so that a health check
+	// (a container's, testcontainers' wait) never answers before the
+	// resources exist; a client that connects earlier waits in the
+	// listener's backlog.
+	s.serveAll()
 	return s, nil
 }
 
@@ -211,9 +216,13 @@ func (s *Server) listen() error {
 	s.httpSrv = s.newHTTPServer()
 	s.tlsSrv = s.newHTTPServer()
 	s.tlsSrv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.ca.leaf}, MinVersion: tls.VersionTLS12}
+	return nil
+}
+
+// serveAll serves both listeners.
+func (s *Server) serveAll() {
 	go s.serve(s.httpSrv, s.httpLn)
 	go s.serve(s.tlsSrv, tls.NewListener(s.tlsLn, s.tlsSrv.TLSConfig))
-	return nil
 }
 
 // newHTTPServer applies the listener limits (timeouts.go) to one listener.
@@ -317,6 +326,10 @@ func (s *Server) Close() error {
 			if forced, n := s.life.shutdown(ShutdownGrace, s.httpSrv, s.tlsSrv); forced {
 				s.log.Warn("connections still busy at shutdown were closed", "requests", n, "grace", ShutdownGrace)
 			}
+			// Shutdown closes the listeners it serves; these were not served
+			// yet if Start failed, or if Close came before Serve began.
+			_ = s.httpLn.Close()
+			_ = s.tlsLn.Close()
 		} else {
 			s.life.stop()
 		}
