@@ -1,9 +1,11 @@
 package emulator
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // WriteCA writes the CA certificate (PEM) to path atomically: into a new
@@ -12,6 +14,11 @@ import (
 // never sees half a certificate.
 func (s *Server) WriteCA(path string) error {
 	if err := writeFileAtomic(path, s.ca.caPEM, 0o644); err != nil {
+		if errors.Is(err, syscall.EROFS) {
+			// The image's CA file is in /tmp: `docker run --read-only` needs
+			// a writable /tmp.
+			return fmt.Errorf("writing CA certificate: %w (on a read-only file system, give --ca-file a writable path, or with docker run --read-only add --tmpfs /tmp)", err)
+		}
 		return fmt.Errorf("writing CA certificate: %w", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -51,6 +52,7 @@ type Server struct {
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server
+	life            *lifecycle
 	closeOnce       sync.Once
 }
 
@@ -98,6 +100,11 @@ func Start(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
+	// Serving starts once the topology is in place, so that a health check
+	// (a container's, testcontainers' wait) never answers before the
+	// resources exist; a client that connects earlier waits in the
+	// listener's backlog.
+	s.serveAll()
 	return s, nil
 }
 
@@ -123,7 +130,7 @@ func newServer(opts Options) (*Server, error) {
 		// yet each run can be repeated with --seed.
 		opts.Seed = rand.Int64N(math.MaxInt64) + 1
 	}
-	s := &Server{opts: opts, log: opts.Logger}
+	s := &Server{opts: opts, log: opts.Logger, life: newLifecycle()}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -215,9 +222,13 @@ func (s *Server) listen() error {
 	s.httpSrv = s.newHTTPServer()
 	s.tlsSrv = s.newHTTPServer()
 	s.tlsSrv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.ca.leaf}, MinVersion: tls.VersionTLS12}
+	return nil
+}
+
+// serveAll serves both listeners.
+func (s *Server) serveAll() {
 	go s.serve(s.httpSrv, s.httpLn)
 	go s.serve(s.tlsSrv, tls.NewListener(s.tlsLn, s.tlsSrv.TLSConfig))
-	return nil
 }
 
 // newHTTPServer applies the listener limits (timeouts.go) to one listener.
@@ -233,6 +244,8 @@ func (s *Server) newHTTPServer() *http.Server {
 		IdleTimeout:       idle,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		BaseContext:       s.life.baseContext,
+		ConnState:         s.life.connState,
 	}
 }
 
@@ -251,18 +264,35 @@ func (s *Server) Handler() http.Handler {
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router)))
+	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router))))
 }
 
-// URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000".
-func (s *Server) URL() string { return "http://" + s.httpLn.Addr().String() }
+// URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000";
+// on a wildcard address (0.0.0.0, ::) it names localhost (see reachable).
+func (s *Server) URL() string { return "http://" + reachable(s.httpLn.Addr()) }
 
-// TLSURL is the base URL of the HTTPS listener as clients should use it.
+// TLSURL is the base URL of the HTTPS listener as clients should use it:
+// Options.AdvertiseTLSURL when set, else the listener's address, where
+// localhost stands for a wildcard address (see reachable).
 func (s *Server) TLSURL() string {
 	if s.opts.AdvertiseTLSURL != "" {
 		return strings.TrimRight(s.opts.AdvertiseTLSURL, "/")
 	}
-	return "https://" + s.tlsLn.Addr().String()
+	return "https://" + reachable(s.tlsLn.Addr())
+}
+
+// reachable is host:port of a listener as a client dials it. A listener on
+// every interface (as in the container image) has no address a client can
+// use, and its certificate names no such address; localhost is both
+// dialable and in the certificate, and is where a container's published
+// port answers (docker run -p 127.0.0.1:4443:4443). A client that reaches
+// the emulator through another name or port needs AdvertiseTLSURL.
+func reachable(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return addr.String()
+	}
+	return net.JoinHostPort("localhost", strconv.Itoa(tcp.Port))
 }
 
 // Clock returns the emulator clock.
@@ -292,13 +322,23 @@ func (s *Server) Reset() {
 	debug.FreeOSMemory()
 }
 
-// Close stops both listeners. Deliveries in flight are abandoned.
+// Close stops both listeners and the background work of the faces. Long
+// polls answer at once, connections with no request are closed, and
+// requests in flight get ShutdownGrace to finish before their connections
+// are closed (shutdown.go). Deliveries in flight are abandoned.
 func (s *Server) Close() error {
-	var err error
 	s.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err = errors.Join(s.httpSrv.Shutdown(ctx), s.tlsSrv.Shutdown(ctx))
+		if s.httpSrv != nil {
+			if forced, n := s.life.shutdown(ShutdownGrace, s.httpSrv, s.tlsSrv); forced {
+				s.log.Warn("connections still busy at shutdown were closed", "requests", n, "grace", ShutdownGrace)
+			}
+			// Shutdown closes the listeners it serves; these were not served
+			// yet if Start failed, or if Close came before Serve began.
+			_ = s.httpLn.Close()
+			_ = s.tlsLn.Close()
+		} else {
+			s.life.stop()
+		}
 		for _, f := range s.faces {
 			if c, ok := f.(interface{ Close() }); ok {
 				c.Close() // background work of a face (storage watchers)
@@ -306,7 +346,7 @@ func (s *Server) Close() error {
 		}
 		s.engine.Reset()
 	})
-	return err
+	return nil
 }
 
 // recoverPanics keeps one bad request from taking the process down; a panic

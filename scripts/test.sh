@@ -20,6 +20,23 @@
 #      fail a target with a bare "context deadline exceeded" when a starved
 #      worker misses the deadline (golang/go#51484), with nothing found;
 #   6. stops every service it started, however it exits.
+# And for the container tests (testkit/container, the example's, compose),
+# on a full run or when their packages are named:
+#   - installs Debian's docker.io and docker-compose if missing (as root),
+#     starts dockerd in the background when no engine answers, and stops it
+#     at the end if it started it;
+#   - makes stand-ins for the Dockerfile's base images where they cannot be
+#     pulled (scripts/docker-base-images), builds the Dockerfile with the
+#     classic builder (--network host) as gridbridge:test-<pid>, and sets
+#     GRIDBRIDGE_TEST_IMAGE to it and GRIDBRIDGE_TEST_REQUIRE_DOCKER=1, so
+#     those tests fail rather than skip;
+#   - sets TESTCONTAINERS_HOST_OVERRIDE=localhost for a local engine, and
+#     TESTCONTAINERS_RYUK_DISABLED=true where Ryuk's image cannot be had;
+#   - at the end removes that image, the stand-ins it made, and any
+#     container or network a test left behind (label gridbridge.testkit).
+#     GRIDBRIDGE_KEEP_IMAGES=1 keeps the images (a rerun's build is then
+#     cached); GRIDBRIDGE_TEST_IMAGE set beforehand skips the build.
+#   Where no engine can be had, the container tests skip, saying why.
 # Service logs go to ${GRIDBRIDGE_LOGS:-<repo>/.logs}. Works from any directory;
 # package arguments are relative to the repository root.
 set -euo pipefail
@@ -111,6 +128,8 @@ on_exit() {
 	local status=$?
 	trap - EXIT
 	[[ -z $current_phase ]] || record_phase "  (failed: exit $status)"
+	# In an `||`, so that nothing in it stops on_exit (errexit is off there).
+	docker_cleanup || warn "removing the Docker images and leftovers of this run failed"
 	stop_services
 	print_timings
 	if [[ $status == 0 ]]; then log "all passed"; else log "FAILED (exit $status); service logs are in $logs"; fi
@@ -153,6 +172,127 @@ wait_listening() {
 			return 1
 		fi
 		sleep 0.05
+	done
+}
+
+# ---- Docker: engine, image, cleanup --------------------------------------------
+
+docker_images_made=() # removed at the end unless GRIDBRIDGE_KEEP_IMAGES=1
+docker_build_layers="" # the classic builder's intermediate images, likewise
+docker_ready=false
+
+engine_answers() { timeout 10 docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
+
+# Docker Engine and Compose from Debian when missing; a failure is a
+# warning: the container tests then skip.
+install_docker() {
+	local need=()
+	command -v docker >/dev/null 2>&1 && command -v dockerd >/dev/null 2>&1 || engine_answers || need+=(docker.io)
+	docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
+	if ((${#need[@]} == 0)); then
+		echo "    $(docker version --format 'client {{.Client.Version}}' 2>/dev/null)$(command -v dockerd >/dev/null && echo ", $(dockerd --version)")"
+		return 0
+	fi
+	if apt_install docker "Docker Engine and Compose (${need[*]})" "the container tests will skip" "${need[@]}"; then
+		echo "    installed ${need[*]}"
+	fi
+}
+
+# dockerd in the background when no engine answers (and we may start one);
+# stop_services stops it at the end.
+start_docker() {
+	if engine_answers; then
+		echo "    Docker $(docker version --format '{{.Server.Version}}') answers at ${DOCKER_HOST:-unix:///var/run/docker.sock}"
+		docker_ready=true
+		return 0
+	fi
+	if [[ -n ${DOCKER_HOST:-} ]]; then
+		warn "DOCKER_HOST=$DOCKER_HOST does not answer; the container tests will skip"
+		return 0
+	fi
+	if [[ $(id -u) != 0 ]] || ! command -v dockerd >/dev/null 2>&1; then
+		warn "no Docker engine answers, and we cannot start one (needs dockerd and root); the container tests will skip"
+		return 0
+	fi
+	start dockerd "$logs/dockerd.log" dockerd --host unix:///var/run/docker.sock
+	local deadline=$(($(now_ms) + 30000))
+	until engine_answers; do
+		if ! kill -0 "${pids[-1]}" 2>/dev/null || (($(now_ms) > deadline)); then
+			warn "dockerd did not answer within 30 s (see $logs/dockerd.log); the container tests will skip"
+			tail -n 10 "$logs/dockerd.log" >&2
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "    started Docker $(docker version --format '{{.Server.Version}}') (log in $logs/dockerd.log)"
+	docker_ready=true
+}
+
+# The image the container tests run: the Dockerfile built as it is, on
+# stand-in base images where the real ones cannot be pulled.
+build_image() {
+	if [[ -z ${DOCKER_HOST:-} || ${DOCKER_HOST:-} == unix://* ]]; then
+		# A stray /.dockerenv makes testcontainers guess the Docker host
+		# from the default route; the engine is local.
+		export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-localhost}
+	fi
+	# Ryuk's image as the testcontainers-go of go.mod names it.
+	local tcdir reaper=""
+	tcdir=$(go mod download -json github.com/testcontainers/testcontainers-go | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	[[ -z $tcdir ]] || reaper=$(sed -n 's/^const ReaperDefaultImage = "\(.*\)"$/\1/p' "$tcdir/internal/config/config.go")
+	if [[ -z ${TESTCONTAINERS_RYUK_DISABLED:-} && -n $reaper ]] &&
+		! docker image inspect "$reaper" >/dev/null 2>&1 && ! timeout 120 docker pull -q "$reaper" >/dev/null 2>&1; then
+		echo "    $reaper cannot be pulled: TESTCONTAINERS_RYUK_DISABLED=true (each test removes its own containers)"
+		export TESTCONTAINERS_RYUK_DISABLED=true
+	fi
+	if [[ -n ${GRIDBRIDGE_TEST_IMAGE:-} ]]; then
+		echo "    GRIDBRIDGE_TEST_IMAGE=$GRIDBRIDGE_TEST_IMAGE: not building"
+		export GRIDBRIDGE_TEST_REQUIRE_DOCKER=${GRIDBRIDGE_TEST_REQUIRE_DOCKER:-1}
+		return 0
+	fi
+	local made image=gridbridge:test-$$ t0
+	made=$(./scripts/docker-base-images)
+	[[ -z $made ]] || mapfile -t -O "${#docker_images_made[@]}" docker_images_made <<<"$made"
+	t0=$(now_ms)
+	docker_images_made+=("$image")
+	# The build stage's intermediate images are no parents of the image:
+	# what the build adds is found by difference.
+	local before
+	before=$(docker image ls -aq --no-trunc | sort -u)
+	DOCKER_BUILDKIT=0 docker build --network host --force-rm --quiet --label gridbridge.test=scripts/test.sh -t "$image" . >"$logs/docker-build.log" 2>&1 || {
+		echo "ERROR: docker build failed; last lines of $logs/docker-build.log:" >&2
+		tail -n 30 "$logs/docker-build.log" >&2
+		docker_build_layers=$(comm -13 <(echo "$before") <(docker image ls -aq --no-trunc | sort -u))
+		return 1
+	}
+	docker_build_layers=$(comm -13 <(echo "$before") <(docker image ls -aq --no-trunc | sort -u))
+	local ms=$(($(now_ms) - t0))
+	echo "    built $image ($(docker image inspect -f '{{.Size}}' "$image" | awk '{printf "%.1f MB", $1/1e6}')) in $((ms / 1000)).$((ms % 1000 / 100)) s"
+	export GRIDBRIDGE_TEST_IMAGE=$image GRIDBRIDGE_TEST_REQUIRE_DOCKER=1
+}
+
+# Removes what a test left behind (label gridbridge.testkit: testkit/container
+# sets it) and the images this run made.
+docker_cleanup() {
+	$docker_ready || return 0
+	local left
+	left=$(docker ps -aq --filter label=gridbridge.testkit 2>/dev/null || true)
+	if [[ -n $left ]]; then
+		warn "removing containers a test left behind: $(echo $left)"
+		docker rm -f $left >/dev/null 2>&1 || true
+	fi
+	left=$(docker network ls -q --filter label=gridbridge.testkit 2>/dev/null || true)
+	[[ -z $left ]] || docker network rm $left >/dev/null 2>&1 || true
+	[[ ${GRIDBRIDGE_KEEP_IMAGES:-} != 1 ]] || return 0
+	# Children before parents: the image, its build's layers newest first,
+	# then the stand-in base images.
+	local i layers
+	for ((i = ${#docker_images_made[@]} - 1; i >= 0; i--)); do
+		docker image rm "${docker_images_made[$i]}" >/dev/null 2>&1 || true
+		if [[ ${docker_images_made[$i]} == gridbridge:test-* && -n $docker_build_layers ]]; then
+			layers=$(docker image inspect -f '{{.Created}} {{.Id}}' $docker_build_layers 2>/dev/null | sort -r | cut -d' ' -f2 || true)
+			[[ -z $layers ]] || docker image rm $layers >/dev/null 2>&1 || true
+		fi
 	done
 }
 
@@ -348,6 +488,16 @@ phase "install compatibility suite" install_compat_suite
 phase "install AWS CLI if missing" install_aws_cli
 phase "install Python SDKs if missing" install_python_sdks
 phase "install chromium if missing" install_chromium
+# The container tests: on a full run, or when their packages are named.
+want_docker=$full_run
+for p in "${pkgs[@]}"; do
+	case $p in ./... | *testkit/container* | *examples*) want_docker=true ;; esac
+done
+if $want_docker; then
+	phase "install Docker if missing" install_docker
+	phase "start Docker if none answers" start_docker
+	if $docker_ready; then phase "build the image" build_image; fi
+fi
 # The services bind their ports right after the ports are picked, before go
 # vet may open connections (module downloads) that could take one of them.
 phase "start services" start_services

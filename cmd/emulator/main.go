@@ -13,22 +13,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gridbridge/gridbridge/emulator"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	ctx, stop := stopOnSignal(os.Stderr, os.Exit)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -108,7 +104,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	opts.AzureStorage, opts.TLSHosts, opts.AllowedHosts = azure, tlsH, allowedH
 	if healthcheck {
-		return probe(ctx, opts.Addr)
+		return probe(ctx, healthcheckAddr(fs, opts.Addr))
 	}
 	if limit, ok := memLimit.resolve(); ok {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
@@ -198,31 +194,4 @@ func portOf(url string) string {
 		return "0"
 	}
 	return url[i+1:]
-}
-
-// probe asks the emulator listening on addr whether it is healthy. Images
-// built FROM scratch-like bases have no curl, so the binary checks itself.
-func probe(ctx context.Context, addr string) error {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("--addr %q: %w", addr, err)
-	}
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/_emulator/health", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("unhealthy: %w", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("unhealthy: %s", resp.Status)
-	}
-	return nil
 }

@@ -109,7 +109,9 @@ func (h *armHooks) SystemTopicsChanged() {
 	}
 	stop, done := se.stop, se.done
 	se.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	stopped, cancelStopped := untilStopped(stop)
+	defer cancelStopped()
+	ctx, cancel := context.WithTimeout(stopped, 30*time.Second)
 	defer cancel()
 	for _, w := range added {
 		if _, err := w.Scan(ctx); err != nil {
@@ -133,16 +135,33 @@ func (s *basicTopics) pollStorage(stop, done chan struct{}) {
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
+	stopped, cancelStopped := untilStopped(stop)
+	defer cancelStopped()
 	for {
 		select {
 		case <-stop:
 			return
 		case <-tick.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(stopped, 30*time.Second)
 			_ = s.SyncStorageEvents(ctx)
 			cancel()
 		}
 	}
+}
+
+// untilStopped is a context that ends when stop is closed (by Close or
+// Reset), so that a scan of an account that never answers does not hold
+// them up.
+func untilStopped(stop <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // stopStorage stops the poller and forgets the watchers.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 
+	dockercontainer "github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
 	"github.com/testcontainers/testcontainers-go"
 )
 
@@ -23,10 +26,14 @@ import (
 // tlsPortAttempts bounds how often Run picks another host port.
 const tlsPortAttempts = 3
 
-// freeHostPort asks the kernel for a TCP port free on every interface, as
-// Docker binds published ports on every interface.
-func freeHostPort() (int, error) {
-	ln, err := net.Listen("tcp", ":0")
+// freeHostPort asks the kernel for a TCP port free on the interfaces
+// Docker will publish it on: loopback, or every interface.
+func freeHostPort(loopback bool) (int, error) {
+	addr := ":0"
+	if loopback {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return 0, fmt.Errorf("choosing a host port for HTTPS: %w", err)
 	}
@@ -66,10 +73,53 @@ func advertisedTLSURL(host string, port int) string {
 }
 
 // tlsHosts are the names the emulator's certificate must carry besides the
-// loopback ones it always has: the network alias and the Docker host.
+// loopback ones it always has: the network alias, the name containers give
+// the host (as the image's own GRIDBRIDGE_TLS_HOST, which this replaces),
+// and the Docker host.
 func tlsHosts(host string) string {
+	names := EmulatorAlias + " " + dockerHostAlias
 	if host == "localhost" || host == "" {
-		return EmulatorAlias
+		return names
 	}
-	return EmulatorAlias + " " + host
+	return names + " " + host
+}
+
+// dockerHostAlias is the name Docker Desktop (and --add-host
+// host.docker.internal:host-gateway) gives the host inside containers.
+const dockerHostAlias = "host.docker.internal"
+
+// publishesOnLoopback reports whether ports are published on 127.0.0.1: by
+// default where the Docker host is this machine. A remote engine's
+// loopback is out of the test's reach, so there, and with
+// WithPortsOnAllInterfaces, they are published on every interface.
+func publishesOnLoopback(o options, host string) bool {
+	if o.allInterfaces {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// portBindings publishes each port on a random host port (or the one given)
+// of loopback or every interface.
+func portBindings(loopback bool, fixed map[string]int, ports ...string) func(*dockercontainer.HostConfig) {
+	var ip netip.Addr // every interface
+	if loopback {
+		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+	}
+	return func(hc *dockercontainer.HostConfig) {
+		if hc.PortBindings == nil {
+			hc.PortBindings = network.PortMap{}
+		}
+		for _, port := range ports {
+			hostPort := ""
+			if p, ok := fixed[port]; ok {
+				hostPort = strconv.Itoa(p)
+			}
+			hc.PortBindings[network.MustParsePort(port)] = []network.PortBinding{{HostIP: ip, HostPort: hostPort}}
+		}
+	}
 }

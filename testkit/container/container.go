@@ -5,15 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strconv"
 	"time"
 
-	dockercontainer "github.com/moby/moby/api/types/container"
-	"github.com/moby/moby/api/types/network"
 	"github.com/testcontainers/testcontainers-go"
 	tcnetwork "github.com/testcontainers/testcontainers-go/network"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
+
+// Label is set on every container and network Run starts (to "true"), so
+// that a cleanup can find what a killed test process left behind:
+//
+//	docker rm -f $(docker ps -aq --filter label=gridbridge.testkit)
+//	docker network rm $(docker network ls -q --filter label=gridbridge.testkit)
+const Label = "gridbridge.testkit"
+
+// runLabels are the labels Run sets.
+func runLabels() map[string]string { return map[string]string{Label: "true"} }
 
 // Ports the emulator's image listens on.
 const (
@@ -70,28 +77,32 @@ func Run(ctx context.Context, image string, opts ...testcontainers.ContainerCust
 }
 
 func (c *Container) start(ctx context.Context, image string, o options, generic []testcontainers.ContainerCustomizer) error {
-	env, err := c.startSidecars(ctx, o)
+	host, err := dockerHost(ctx)
+	if err != nil {
+		return err
+	}
+	env, err := c.startSidecars(ctx, o, publishesOnLoopback(o, host))
 	if err != nil {
 		return err
 	}
 	maps.Copy(env, o.env) // the caller's values win
-	return c.startEmulator(ctx, image, o, env, generic)
+	return c.startEmulator(ctx, image, o, host, env, generic)
 }
 
 // startSidecars starts the network and the sidecars asked for, and returns
 // the emulator's variables that point at them.
-func (c *Container) startSidecars(ctx context.Context, o options) (map[string]string, error) {
+func (c *Container) startSidecars(ctx context.Context, o options, loopback bool) (map[string]string, error) {
 	env := map[string]string{}
 	if o.azurite == nil && o.sqs == nil {
 		return env, nil
 	}
-	nw, err := tcnetwork.New(ctx)
+	nw, err := tcnetwork.New(ctx, tcnetwork.WithLabels(runLabels()))
 	if err != nil {
 		return nil, fmt.Errorf("creating the network for the sidecars: %w", err)
 	}
 	c.network = nw
 	if o.azurite != nil {
-		ctr, err := runSidecar(ctx, "Azurite", *o.azurite, azuriteCustomizers(c.network))
+		ctr, err := runSidecar(ctx, "Azurite", *o.azurite, azuriteCustomizers(c.network, loopback))
 		c.azurite = ctr
 		if err != nil {
 			return nil, err
@@ -99,7 +110,7 @@ func (c *Container) startSidecars(ctx context.Context, o options) (map[string]st
 		env["GRIDBRIDGE_AZURE_STORAGE"] = azuriteConnectionString(azuriteInNetwork)
 	}
 	if o.sqs != nil {
-		server := sqsServerFor(o.sqs.image, c.network)
+		server := sqsServerFor(o.sqs.image, c.network, loopback)
 		ctr, err := runSidecar(ctx, "the SQS server", *o.sqs, server.customizer)
 		c.sqs, c.sqsPort = ctr, server.port
 		if err != nil {
@@ -112,13 +123,9 @@ func (c *Container) startSidecars(ctx context.Context, o options) (map[string]st
 
 // startEmulator starts GridBridge with 4443 bound to a host port chosen
 // beforehand (see advertise.go), choosing again if that port was taken.
-func (c *Container) startEmulator(ctx context.Context, image string, o options, env map[string]string, generic []testcontainers.ContainerCustomizer) error {
-	host, err := dockerHost(ctx)
-	if err != nil {
-		return err
-	}
+func (c *Container) startEmulator(ctx context.Context, image string, o options, host string, env map[string]string, generic []testcontainers.ContainerCustomizer) error {
 	for attempt := 1; ; attempt++ {
-		port, err := freeHostPort()
+		port, err := freeHostPort(publishesOnLoopback(o, host))
 		if err != nil {
 			return err
 		}
@@ -159,12 +166,8 @@ func emulatorCustomizers(o options, nw *testcontainers.DockerNetwork, host strin
 	maps.Copy(all, env)
 	out := []testcontainers.ContainerCustomizer{
 		testcontainers.WithExposedPorts(HTTPPort, TLSPort),
-		testcontainers.WithHostConfigModifier(func(hc *dockercontainer.HostConfig) {
-			if hc.PortBindings == nil {
-				hc.PortBindings = network.PortMap{}
-			}
-			hc.PortBindings[network.MustParsePort(TLSPort)] = []network.PortBinding{{HostPort: strconv.Itoa(tlsHostPort)}}
-		}),
+		testcontainers.WithHostConfigModifier(portBindings(publishesOnLoopback(o, host), map[string]int{TLSPort: tlsHostPort}, HTTPPort, TLSPort)),
+		testcontainers.WithLabels(runLabels()),
 		testcontainers.WithEnv(all),
 		// The image has no shell, so ports are checked from the host only.
 		testcontainers.WithWaitStrategy(

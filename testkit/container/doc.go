@@ -40,7 +40,8 @@
 // port it picks itself (free at that moment) and advertises
 // https://<docker host>:<that port>; if the port is taken before Docker
 // binds it, Run retries with another. The certificate names localhost, the
-// loopback IPs, the Docker host and "gridbridge" (the network alias).
+// loopback IPs, the Docker host, "gridbridge" (the network alias) and
+// host.docker.internal.
 //
 // Limitation: the advertised URL is the test process's view. Another
 // container on the network (the application under test) reaches GridBridge
@@ -54,13 +55,34 @@
 // from each request's Host header would make every client, in the
 // container network or on the host, see its own address.
 //
-// # Without Docker
+// # Ports and leftovers
+//
+// Run publishes the emulator's and the sidecars' ports on 127.0.0.1 of the
+// Docker host, as the emulator has no authentication;
+// WithPortsOnAllInterfaces publishes them on every interface (the default
+// for a remote Docker host, whose loopback the test cannot reach). Every
+// container and network Run starts carries the label Label, so a cleanup
+// finds what a killed test process left behind.
+//
+// # Without Docker, and engines that cannot pull
 //
 // SkipIfNoDocker skips a test, with a clear message, when no Docker engine
-// answers within a few seconds (set GRIDBRIDGE_TEST_REQUIRE_DOCKER=1 to
-// fail instead). Keep each scenario in a function that takes a
-// *testkit.Emulator, and run it from an in-process test as well, so
-// machines without Docker still check the same assertions.
+// answers within a few seconds, or when one answers but cannot run the
+// containers: testcontainers starts its reaper, Ryuk, first, from
+// ReaperImage, and an engine with no registry in reach cannot pull it.
+// There set TESTCONTAINERS_RYUK_DISABLED=true (RyukDisabledVar; each test
+// then removes its own containers through testcontainers.CleanupContainer
+// or Terminate) or load the image into the engine. Set
+// GRIDBRIDGE_TEST_REQUIRE_DOCKER=1 to fail instead of skipping.
+// SkipUnlessImages skips a test whose sidecar images the engine cannot
+// get. Keep each scenario in a function that takes a *testkit.Emulator, and
+// run it from an in-process test as well, so machines without Docker still
+// check the same assertions.
+//
+// On a machine with a stray /.dockerenv, testcontainers may guess the
+// Docker host from the default route and time out waiting for the
+// container; TESTCONTAINERS_HOST_OVERRIDE=localhost fixes that for a local
+// engine.
 //
 // # Clock
 //

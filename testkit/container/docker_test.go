@@ -10,10 +10,13 @@ import (
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
+// The probe's verdict is given to skipUnlessUsable with the value of
+// RequireDockerVar, so these tests hold whatever the environment sets.
+
 func TestNoDockerSkipsWithAMessageThatSaysWhatToDo(t *testing.T) {
-	t.Setenv(RequireDockerVar, "")
+	t.Parallel()
 	r := &testenv.Recorder{}
-	skipUnlessReachable(r, func(context.Context) error { return errors.New("socket not found") }, time.Second)
+	skipUnlessUsable(r, func(context.Context) error { return &noEngineError{errors.New("socket not found")} }, time.Second, false)
 	if !r.WasSkipped || r.WasFailed {
 		t.Fatalf("skipped=%v failed=%v, want a skip", r.WasSkipped, r.WasFailed)
 	}
@@ -25,18 +28,41 @@ func TestNoDockerSkipsWithAMessageThatSaysWhatToDo(t *testing.T) {
 }
 
 func TestNoDockerFailsWhenDockerIsRequired(t *testing.T) {
-	t.Setenv(RequireDockerVar, "1")
+	t.Parallel()
 	r := &testenv.Recorder{}
-	skipUnlessReachable(r, func(context.Context) error { return errors.New("socket not found") }, time.Second)
+	skipUnlessUsable(r, func(context.Context) error { return &noEngineError{errors.New("socket not found")} }, time.Second, true)
 	if !r.WasFailed || r.WasSkipped {
 		t.Fatalf("skipped=%v failed=%v, want a failure", r.WasSkipped, r.WasFailed)
+	}
+}
+
+// An engine that answers but cannot pull the reaper's image is not "no
+// engine": the message names the engine, the image and the two ways out.
+func TestEngineThatCannotRunContainersSaysSoAndWhatToDo(t *testing.T) {
+	t.Parallel()
+	for _, required := range []bool{false, true} {
+		r := &testenv.Recorder{}
+		skipUnlessUsable(r, func(context.Context) error {
+			return &cannotRunError{engine: "Docker 20.10.24 at unix:///var/run/docker.sock", reason: "pull failed: no such host"}
+		}, time.Second, required)
+		if r.WasSkipped == required || r.WasFailed != required {
+			t.Errorf("required=%v: skipped=%v failed=%v", required, r.WasSkipped, r.WasFailed)
+		}
+		for _, want := range []string{"a Docker engine answers (Docker 20.10.24 at unix:///var/run/docker.sock)", "cannot run", "no such host"} {
+			if !strings.Contains(r.Message, want) {
+				t.Errorf("message %q lacks %q", r.Message, want)
+			}
+		}
+		if strings.Contains(r.Message, "no Docker engine") {
+			t.Errorf("message %q calls a present engine absent", r.Message)
+		}
 	}
 }
 
 func TestReachableDockerNeitherSkipsNorFails(t *testing.T) {
 	t.Parallel()
 	r := &testenv.Recorder{}
-	skipUnlessReachable(r, func(context.Context) error { return nil }, time.Second)
+	skipUnlessUsable(r, func(context.Context) error { return nil }, time.Second, true)
 	if r.WasSkipped || r.WasFailed {
 		t.Fatalf("skipped=%v failed=%v (%s)", r.WasSkipped, r.WasFailed, r.Message)
 	}
@@ -50,11 +76,7 @@ func TestSilentDockerSkipsAtTheTimeout(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	r := &testenv.Recorder{}
-	start := time.Now()
-	skipUnlessReachable(r, func(context.Context) error { <-release; return nil }, 50*time.Millisecond)
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("took %v", took)
-	}
+	skipUnlessUsable(r, func(context.Context) error { <-release; return nil }, 50*time.Millisecond, false)
 	if !r.WasSkipped || !strings.Contains(r.Message, "no answer within 50ms") {
 		t.Fatalf("skipped=%v msg=%q, want a skip for the timeout", r.WasSkipped, r.Message)
 	}
@@ -63,7 +85,7 @@ func TestSilentDockerSkipsAtTheTimeout(t *testing.T) {
 func TestPanickingDockerClientSkips(t *testing.T) {
 	t.Parallel()
 	r := &testenv.Recorder{}
-	skipUnlessReachable(r, func(context.Context) error { panic("no docker host") }, time.Second)
+	skipUnlessUsable(r, func(context.Context) error { panic("no docker host") }, time.Second, false)
 	if !r.WasSkipped || !strings.Contains(r.Message, "panicked: no docker host") {
 		t.Fatalf("skipped=%v msg=%q", r.WasSkipped, r.Message)
 	}
@@ -74,9 +96,9 @@ func TestSkipIfNoDockerAnswersInTime(t *testing.T) {
 	t.Parallel()
 	r := &testenv.Recorder{}
 	start := time.Now()
-	skipUnlessReachable(r, pingDocker, dockerProbeTimeout)
-	if took := time.Since(start); took > dockerProbeTimeout+time.Second {
+	skipUnlessUsable(r, probeDocker, dockerProbeTimeout+pullTimeout, false)
+	if took := time.Since(start); took > dockerProbeTimeout+pullTimeout+time.Second {
 		t.Errorf("the probe took %v", took)
 	}
-	t.Logf("Docker reachable: %v %s", !r.WasSkipped && !r.WasFailed, r.Message)
+	t.Logf("Docker usable: %v %s", !r.WasSkipped && !r.WasFailed, r.Message)
 }

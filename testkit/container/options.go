@@ -35,6 +35,9 @@ type options struct {
 	sqs      *sidecarSpec
 	topology string // host path; "" for none
 	build    string // build context; "" to use the image as given
+	// allInterfaces publishes the ports on every interface of the Docker
+	// host instead of 127.0.0.1.
+	allInterfaces bool
 }
 
 // sidecarSpec is one sidecar container asked for.
@@ -151,6 +154,18 @@ func WithBuild(contextDir string) Option {
 			return fmt.Errorf("building the GridBridge image: %w", err)
 		}
 		o.build = contextDir
+		return nil
+	}
+}
+
+// WithPortsOnAllInterfaces publishes the emulator's and the sidecars'
+// ports on every interface of the Docker host. By default they are
+// published on 127.0.0.1 only, as the emulator has no authentication (on a
+// remote Docker host, whose loopback the test cannot reach, they are
+// published on every interface anyway).
+func WithPortsOnAllInterfaces() Option {
+	return func(o *options) error {
+		o.allInterfaces = true
 		return nil
 	}
 }

@@ -47,11 +47,14 @@ func TestEmulatorRequestAdvertisesTheFixedTLSPort(t *testing.T) {
 	if got := req.Env["GRIDBRIDGE_ADVERTISE_TLS_URL"]; got != "https://localhost:41234" {
 		t.Errorf("advertised %q, want the host port 4443 is bound to", got)
 	}
-	if got := req.Env["GRIDBRIDGE_TLS_HOST"]; got != EmulatorAlias {
-		t.Errorf("TLS hosts %q, want the network alias only (localhost is always in the certificate)", got)
+	if got := req.Env["GRIDBRIDGE_TLS_HOST"]; got != EmulatorAlias+" host.docker.internal" {
+		t.Errorf("TLS hosts %q, want the network alias and the image's host.docker.internal (localhost is always in the certificate)", got)
 	}
-	if got := req.Env["GRIDBRIDGE_ALLOWED_HOST"]; got != EmulatorAlias {
+	if got := req.Env["GRIDBRIDGE_ALLOWED_HOST"]; got != EmulatorAlias+" host.docker.internal" {
 		t.Errorf("allowed hosts %q, want the network alias, so sidecars reach the emulator by name", got)
+	}
+	if req.Labels[Label] != "true" {
+		t.Errorf("labels %v, want %s, which a cleanup finds leftovers by", req.Labels, Label)
 	}
 	if strings.Join(req.ExposedPorts, " ") != HTTPPort+" "+TLSPort {
 		t.Errorf("exposed ports %v", req.ExposedPorts)
@@ -59,11 +62,11 @@ func TestEmulatorRequestAdvertisesTheFixedTLSPort(t *testing.T) {
 	hc := &dockercontainer.HostConfig{}
 	req.HostConfigModifier(hc)
 	bindings := hc.PortBindings[network.MustParsePort(TLSPort)]
-	if len(bindings) != 1 || bindings[0].HostPort != "41234" {
-		t.Errorf("4443 bound to %+v, want host port 41234", bindings)
+	if len(bindings) != 1 || bindings[0].HostPort != "41234" || bindings[0].HostIP.String() != "127.0.0.1" {
+		t.Errorf("4443 bound to %+v, want 127.0.0.1:41234", bindings)
 	}
-	if _, ok := hc.PortBindings[network.MustParsePort(HTTPPort)]; ok {
-		t.Errorf("4080 has a fixed binding; it should get a random port")
+	if b := hc.PortBindings[network.MustParsePort(HTTPPort)]; len(b) != 1 || b[0].HostPort != "" || b[0].HostIP.String() != "127.0.0.1" {
+		t.Errorf("4080 bound to %+v, want a random port of 127.0.0.1", b)
 	}
 	if req.WaitingFor == nil || !strings.Contains(fmt.Sprint(req.WaitingFor), "/_emulator/health") {
 		t.Errorf("wait strategy %v, want the health endpoint", req.WaitingFor)
@@ -91,7 +94,7 @@ func TestEmulatorRequestCarriesOptionsAndCallerWins(t *testing.T) {
 	want := map[string]string{
 		"GRIDBRIDGE_ADVERTISE_TLS_URL": "https://10.1.2.3:4443",
 		"GRIDBRIDGE_TLS_HOST":          "mine",
-		"GRIDBRIDGE_ALLOWED_HOST":      EmulatorAlias + " 10.1.2.3",
+		"GRIDBRIDGE_ALLOWED_HOST":      EmulatorAlias + " host.docker.internal 10.1.2.3",
 		"GRIDBRIDGE_CONFIG":            "/config/topology.json",
 		"GRIDBRIDGE_CLOCK":             "virtual",
 		"GRIDBRIDGE_NO_JITTER":         "true",
@@ -113,11 +116,56 @@ func TestEmulatorRequestCarriesOptionsAndCallerWins(t *testing.T) {
 	if req.FromDockerfile.Context != "../.." || !req.FromDockerfile.KeepImage {
 		t.Errorf("build %+v, want the checkout's Dockerfile, image kept", req.FromDockerfile)
 	}
+	hc := &dockercontainer.HostConfig{}
+	req.HostConfigModifier(hc)
+	if b := hc.PortBindings[network.MustParsePort(HTTPPort)]; len(b) != 1 || b[0].HostIP.IsValid() {
+		t.Errorf("on a remote Docker host 4080 is bound to %+v, want every interface (its loopback is out of reach)", b)
+	}
+}
+
+// Ports are published on 127.0.0.1 where the Docker host is this machine,
+// on every interface when asked or when it is remote.
+func TestPortsArePublishedOnLoopbackUnlessAskedOtherwise(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		host     string
+		opts     []Option
+		loopback bool
+	}{
+		{"localhost", nil, true},
+		{"127.0.0.1", nil, true},
+		{"::1", nil, true},
+		{"localhost", []Option{WithPortsOnAllInterfaces()}, false},
+		{"10.1.2.3", nil, false},
+	} {
+		o := optionsOf(t, tc.opts...)
+		if got := publishesOnLoopback(o, tc.host); got != tc.loopback {
+			t.Errorf("host %s, %d options: loopback %v, want %v", tc.host, len(tc.opts), got, tc.loopback)
+		}
+		nw := &testcontainers.DockerNetwork{Name: "shared"}
+		for name, customizers := range map[string][]testcontainers.ContainerCustomizer{
+			"emulator": emulatorCustomizers(o, nil, tc.host, 41234, nil),
+			"azurite":  azuriteCustomizers(nw, tc.loopback),
+			"sqs":      sqsServerFor("", nw, tc.loopback).customizer,
+		} {
+			req := request(t, customizers)
+			hc := &dockercontainer.HostConfig{}
+			req.HostConfigModifier(hc)
+			for port, b := range hc.PortBindings {
+				if len(b) != 1 || b[0].HostIP.IsValid() != tc.loopback || (tc.loopback && !b[0].HostIP.IsLoopback()) {
+					t.Errorf("host %s: %s's %s bound to %+v, want loopback %v", tc.host, name, port, b, tc.loopback)
+				}
+			}
+			if len(hc.PortBindings) != len(req.ExposedPorts) || req.Labels[Label] != "true" {
+				t.Errorf("%s: bindings %v for exposed %v, labels %v", name, hc.PortBindings, req.ExposedPorts, req.Labels)
+			}
+		}
+	}
 }
 
 func TestTLSHostsNameTheDockerHost(t *testing.T) {
 	t.Parallel()
-	if got := tlsHosts("192.168.5.2"); got != "gridbridge 192.168.5.2" {
+	if got := tlsHosts("192.168.5.2"); got != "gridbridge host.docker.internal 192.168.5.2" {
 		t.Errorf("tlsHosts = %q", got)
 	}
 	if got := advertisedTLSURL("::1", 4443); got != "https://[::1]:4443" {
@@ -151,14 +199,14 @@ func TestSidecarWiring(t *testing.T) {
 	for image, port := range map[string]string{
 		DefaultLocalStackImage: localStackPort, DefaultElasticMQImage: elasticMQPort, "softwaremill/ElasticMQ:1.6": elasticMQPort,
 	} {
-		server := sqsServerFor(image, nw)
+		server := sqsServerFor(image, nw, true)
 		req := request(t, server.customizer)
 		if server.port != port || !strings.HasSuffix(server.inNetwork, ":"+strings.TrimSuffix(port, "/tcp")) ||
 			len(req.ExposedPorts) != 1 || req.ExposedPorts[0] != port || req.NetworkAliases["shared"][0] != SQSAlias {
 			t.Errorf("%s: port %s, request ports %v aliases %v", image, server.port, req.ExposedPorts, req.NetworkAliases)
 		}
 	}
-	if req := request(t, azuriteCustomizers(nw)); !strings.Contains(strings.Join(req.Cmd, " "), "--skipApiVersionCheck") {
+	if req := request(t, azuriteCustomizers(nw, true)); !strings.Contains(strings.Join(req.Cmd, " "), "--skipApiVersionCheck") {
 		t.Errorf("Azurite command %v", req.Cmd)
 	}
 }

@@ -41,11 +41,13 @@ func azuriteConnectionString(blobBase string) string {
 // azuriteCustomizers run Azurite's blob service only: the emulator writes
 // dead letters as blobs. --skipApiVersionCheck because GridBridge's Azure
 // SDK speaks a newer storage API version than Azurite announces.
-func azuriteCustomizers(nw *testcontainers.DockerNetwork) []testcontainers.ContainerCustomizer {
+func azuriteCustomizers(nw *testcontainers.DockerNetwork, loopback bool) []testcontainers.ContainerCustomizer {
 	return []testcontainers.ContainerCustomizer{
 		testcontainers.WithCmd("azurite-blob", "--blobHost", "0.0.0.0", "--blobPort", "10000",
 			"--skipApiVersionCheck", "--inMemoryPersistence"),
 		testcontainers.WithExposedPorts(azuriteBlobPort),
+		testcontainers.WithHostConfigModifier(portBindings(loopback, nil, azuriteBlobPort)),
+		testcontainers.WithLabels(runLabels()),
 		testcontainers.WithWaitStrategy(wait.ForListeningPort(azuriteBlobPort)),
 		network.WithNetwork([]string{AzuriteAlias}, nw),
 	}
@@ -60,21 +62,27 @@ type sqsServer struct {
 }
 
 // sqsServerFor tells LocalStack from ElasticMQ by the image name.
-func sqsServerFor(image string, nw *testcontainers.DockerNetwork) sqsServer {
+func sqsServerFor(image string, nw *testcontainers.DockerNetwork, loopback bool) sqsServer {
 	onNetwork := network.WithNetwork([]string{SQSAlias}, nw)
+	published := func(port string) []testcontainers.ContainerCustomizer {
+		return []testcontainers.ContainerCustomizer{
+			testcontainers.WithExposedPorts(port),
+			testcontainers.WithHostConfigModifier(portBindings(loopback, nil, port)),
+			testcontainers.WithLabels(runLabels()),
+		}
+	}
 	if strings.Contains(strings.ToLower(image), "elasticmq") {
 		// ElasticMQ answers any path once it listens; the image may have no
 		// shell, so the port is checked from the host only.
-		return sqsServer{port: elasticMQPort, inNetwork: "http://" + SQSAlias + ":9324", customizer: []testcontainers.ContainerCustomizer{
-			testcontainers.WithExposedPorts(elasticMQPort),
+		return sqsServer{port: elasticMQPort, inNetwork: "http://" + SQSAlias + ":9324", customizer: append(published(elasticMQPort),
 			testcontainers.WithWaitStrategy(
 				wait.ForListeningPort(elasticMQPort).SkipInternalCheck(),
 				wait.ForHTTP("/").WithPort(elasticMQPort).WithStatusCodeMatcher(func(int) bool { return true }),
 			),
 			onNetwork,
-		}}
+		)}
 	}
-	return sqsServer{port: localStackPort, inNetwork: "http://" + SQSAlias + ":4566", customizer: []testcontainers.ContainerCustomizer{
+	return sqsServer{port: localStackPort, inNetwork: "http://" + SQSAlias + ":4566", customizer: append(published(localStackPort),
 		testcontainers.WithEnv(map[string]string{
 			"SERVICES": "sqs",
 			// Queue URLs of the form http://<host>/<account>/<name>, the same
@@ -82,11 +90,10 @@ func sqsServerFor(image string, nw *testcontainers.DockerNetwork) sqsServer {
 			"SQS_ENDPOINT_STRATEGY": "path",
 			"EAGER_SERVICE_LOADING": "1",
 		}),
-		testcontainers.WithExposedPorts(localStackPort),
 		testcontainers.WithWaitStrategy(wait.ForHTTP("/_localstack/health").WithPort(localStackPort).
 			WithStatusCodeMatcher(func(status int) bool { return status == http.StatusOK })),
 		onNetwork,
-	}}
+	)}
 }
 
 // runSidecar starts one sidecar: the module's customizers first, then the

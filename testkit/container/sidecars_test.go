@@ -32,6 +32,9 @@ func TestDeadLettersInRealServices_InProcess(t *testing.T) {
 
 func TestDeadLettersInRealServices_Container(t *testing.T) {
 	t.Parallel()
+	container.SkipIfNoDocker(t)
+	// Where no registry answers, the sidecars' images cannot be had.
+	container.SkipUnlessImages(t, container.DefaultAzuriteImage, container.DefaultLocalStackImage)
 	c := runContainer(t, container.WithAzurite(""), container.WithSQS(""))
 	ctx := context.Background()
 	storage, err := c.AzuriteConnectionString(ctx)
