@@ -5,8 +5,11 @@ import (
 	"net/http"
 
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/resourcemanager"
+	"github.com/gridbridge/gridbridge/compat/scheduler"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 )
 
 // newFaces builds the cloud APIs mounted on the router, each from the
@@ -40,18 +43,25 @@ func (s *Server) newFaces() ([]face, error) {
 	}
 	s.storageAccounts = eg.StorageAccounts()
 	s.eventGrid = eg
-	eb := eventbridge.NewFace(eventbridge.FaceConfig{
-		Engine:      s.engine,
-		SQSEndpoint: s.opts.SQSEndpoint,
-		HTTPClient:  client,
-		Jitter:      !s.opts.DisableJitter,
-		Seed:        s.opts.Seed,
+	// The AWS faces: SQS targets and dead-letter queues of all three write
+	// to one SQS, GridBridge's own or the one at --sqs-endpoint, and
+	// Scheduler's EventBridge targets put events on the EventBridge buses.
+	// Each logs the panics its request frame catches.
+	queues := sqs.New(sqs.Config{Clock: s.engine.Clock(), Endpoint: s.opts.SQSEndpoint, Log: s.log})
+	buses := eventbridge.New(eventbridge.Config{
+		Engine: s.engine, SQS: queues.Queues(), HTTPClient: client, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed, Log: s.log,
+	})
+	busesV2 := eventsv2.New(eventsv2.Config{
+		Engine: s.engine, SQS: queues.Queues(), HTTPClient: client, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed, Log: s.log,
+	})
+	schedules := scheduler.New(scheduler.Config{
+		Engine: s.engine, SQS: queues.Queues(), EventBridge: buses, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed, Log: s.log,
 	})
 	// Resource groups, subscriptions, tenants and providers: its matcher
 	// takes only those paths, so it goes last.
-	return []face{eg, eb, resourcemanager.New()}, nil
+	return []face{eg, buses, busesV2, schedules, queues, resourcemanager.New()}, nil
 }
 
-// SQSMessageView is one message of the in-memory SQS default, as
-// GET /_emulator/sqs/messages shows it; the EventBridge face serves it.
-type SQSMessageView = eventbridge.SQSMessageView
+// SQSMessageView is one message of GridBridge's own SQS, as
+// GET /_emulator/sqs/messages shows it.
+type SQSMessageView = sqs.MessageView

@@ -19,8 +19,8 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/aws/notserved"
 	"github.com/gridbridge/gridbridge/compat/entra"
-	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 	"github.com/gridbridge/gridbridge/emulator/engine"
@@ -56,14 +56,18 @@ type Server struct {
 	closeOnce       sync.Once
 }
 
-// face is one cloud's API mounted on the shared router.
+// face is one cloud API mounted on the shared router.
 type face interface {
-	// Register mounts the cloud's API on the router.
+	// Register mounts the API on the router.
 	Register(r *mux.Router)
-	// RegisterInspection mounts the face's own inspection routes on the
+	Reset()
+}
+
+// inspected is a face with inspection routes of its own.
+type inspected interface {
+	// RegisterInspection mounts the face's inspection routes on the
 	// /_emulator subrouter.
 	RegisterInspection(r *mux.Router)
-	Reset()
 }
 
 // Start creates a server, starts both listeners and creates what the
@@ -179,9 +183,11 @@ func newServer(opts Options) (*Server, error) {
 	// A request signed for an AWS service GridBridge does not emulate gets
 	// that service's error shape before a face sees it (SQS's query
 	// protocol would take any Action).
-	s.router.MatcherFunc(eventbridge.ForAnotherAWSService).HandlerFunc(eventbridge.NotEmulated)
+	s.router.MatcherFunc(notserved.ForAnotherAWSService).HandlerFunc(notserved.NotEmulated)
 	for _, f := range s.faces {
-		f.RegisterInspection(inspection)
+		if i, ok := f.(inspected); ok {
+			i.RegisterInspection(inspection)
+		}
 		f.Register(s.router)
 	}
 	s.router.NotFoundHandler = http.HandlerFunc(notFound)
@@ -375,8 +381,8 @@ func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 // x-ms-error-code too), naming the resource provider when the path is
 // under one GridBridge does not emulate.
 func unserved(w http.ResponseWriter, r *http.Request, status int, code, message string) {
-	if eventbridge.IsAWSJSON(r) {
-		eventbridge.UnknownOperation(w, r)
+	if notserved.IsAWSJSON(r) {
+		notserved.UnknownOperation(w, r)
 		return
 	}
 	resourcemanager.WriteUnserved(w, r, status, code, message)

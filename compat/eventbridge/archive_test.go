@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+
+	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
 )
 
 func TestArchiveAndReplay(t *testing.T) {
@@ -159,5 +161,56 @@ func TestArchiveRetention(t *testing.T) {
 	d := must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("a")}))
 	if d.EventCount != 1 {
 		t.Fatalf("after a day: %d events archived, want 1", d.EventCount)
+	}
+}
+
+// TestEveryWayIntoABusIsTheSame: an event enters bus "hub" the same way
+// whatever brings it (PutEvents, another service's Inject, a rule forwarding
+// it from the default bus): hub's rules meet it and hub's archive keeps it.
+// A replay forwarded from the default bus still carries its replay-name, so
+// hub's rules meet it but its archive does not keep it again.
+func TestEveryWayIntoABusIsTheSame(t *testing.T) {
+	h, c := startTest(t)
+	defaultArn := "arn:aws:events:us-east-1:123456789012:event-bus/default"
+	hubArn := aws.ToString(must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("hub")})).EventBusArn)
+	must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{ArchiveName: aws.String("hub-all"), EventSourceArn: aws.String(hubArn)}))
+	source := must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{ArchiveName: aws.String("default-all"), EventSourceArn: aws.String(defaultArn)}))
+	putRule(t, h, "to-hub", "", orderPattern)
+	putTargets(t, h, "to-hub", types.Target{Id: aws.String("hub"), Arn: aws.String(hubArn)})
+	putRule(t, h, "on-hub", "hub", orderPattern)
+	must[*ebsdk.PutTargetsOutput](t)(h.client.PutTargets(c, &ebsdk.PutTargetsInput{Rule: aws.String("on-hub"), EventBusName: aws.String("hub"),
+		Targets: []types.Target{{Id: aws.String("q"), Arn: aws.String(queueArn)}}}))
+	hubArchived := func() int64 {
+		return must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("hub-all")})).EventCount
+	}
+
+	direct := entry(`{"way":"PutEvents"}`)
+	direct.EventBusName = aws.String("hub")
+	putEvent(t, h, direct)
+	putEvent(t, h, entry(`{"way":"forwarded"}`))
+	if err := h.svc.Inject(c, hubArn, eventbus.Event{Account: account, Source: "shop.orders", DetailType: "OrderPlaced", Detail: []byte(`{"way":"Inject"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	h.settle()
+	if n := hubArchived(); n != 3 {
+		t.Fatalf("hub's archive holds %d events, want 3: one for each way in", n)
+	}
+	if n := len(h.sqs.Messages(queueArn)); n != 3 {
+		t.Fatalf("hub's rule delivered %d events, want 3", n)
+	}
+
+	must[*ebsdk.StartReplayOutput](t)(h.client.StartReplay(c, &ebsdk.StartReplayInput{
+		ReplayName: aws.String("again"), EventSourceArn: source.ArchiveArn,
+		EventStartTime: aws.Time(t0), EventEndTime: aws.Time(t0.Add(time.Minute)),
+		Destination: &types.ReplayDestination{Arn: aws.String(defaultArn)},
+	}))
+	h.Clock.Advance(2 * time.Second)
+	h.settle()
+	msgs := h.sqs.Messages(queueArn)
+	if len(msgs) != 4 || !strings.Contains(string(msgs[3].Body), `"replay-name":"again"`) {
+		t.Fatalf("after the replay hub's rule delivered %d events (last %s), want a 4th with its replay-name", len(msgs), msgs[len(msgs)-1].Body)
+	}
+	if n := hubArchived(); n != 3 {
+		t.Fatalf("hub's archive grew to %d events: it kept a replay", n)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -33,7 +34,7 @@ func putEvent(t testing.TB, h *harness, e types.PutEventsRequestEntry) string {
 
 // onlyDeadLetter fails the test unless the DLQ (dlqArn) holds exactly one
 // dead letter, and returns it with its attributes.
-func (h *harness) onlyDeadLetter() (engine.DeadLetter, map[string]string) {
+func (h *harness) onlyDeadLetter() (sqssend.Message, map[string]string) {
 	h.T.Helper()
 	dlq := h.sqs.Messages(dlqArn)
 	if len(dlq) != 1 {
@@ -42,7 +43,19 @@ func (h *harness) onlyDeadLetter() (engine.DeadLetter, map[string]string) {
 	return dlq[0], attributes(dlq[0])
 }
 
-func attributes(dl engine.DeadLetter) map[string]string {
+// eventID is the id of the event a message body holds.
+func eventID(t testing.TB, body []byte) string {
+	t.Helper()
+	var ev struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(body, &ev); err != nil {
+		t.Fatalf("message body %s is not an event: %v", body, err)
+	}
+	return ev.ID
+}
+
+func attributes(dl sqssend.Message) map[string]string {
 	m := map[string]string{}
 	for _, a := range dl.Attributes {
 		if a.Type != "String" {
@@ -129,12 +142,13 @@ func TestTargetInputs(t *testing.T) {
 	if n := len(h.sqs.Messages(q("broken"))); n != 0 {
 		t.Fatalf("broken template delivered %d messages", n)
 	}
-	if dl, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "INVALID_JSON" || dl.EventIDs[0] != id {
+	// Its body is the event the rule matched, not the target's input.
+	if dl, got := h.onlyDeadLetter(); got["ERROR_CODE"] != "INVALID_JSON" || eventID(t, dl.Body) != id {
 		t.Fatalf("broken template DLQ: %+v", dl)
 	}
 }
 
-func bodies(msgs []engine.DeadLetter) []string {
+func bodies(msgs []sqssend.Message) []string {
 	out := make([]string, len(msgs))
 	for i, m := range msgs {
 		out[i] = string(m.Body)

@@ -4,17 +4,23 @@
 // the emulator's clock, with EventBridge's retry policy and dead-letter
 // queues in SQS.
 //
-// Mount it with New(cfg).Register(router); the emulator mounts NewFace,
-// which adds event buses v2 (compat/eventbridge/v2), builds the SQS sink
-// (sqssink) over --sqs-endpoint or keeps queues in one MemorySQS, and
-// registers the /_emulator/eventbridge/* and /_emulator/sqs/* inspection
-// routes. State is held per account and region, as AWS does: the account is
-// a twelve-digit access key id in the request signature (000000000000
-// otherwise), the region the signature's credential scope.
+// The emulator builds it with New and mounts it with Register, beside the
+// faces of event buses v2 (eventsv2), EventBridge Scheduler
+// (compat/scheduler), whose EventBridge targets put events on these buses
+// through Inject, and SQS (compat/sqs), whose queues SQS targets and
+// dead-letter queues write to. State is held per account and region, as AWS
+// does: the account is a twelve-digit access key id in the request
+// signature (000000000000 otherwise), the region the signature's credential
+// scope.
 //
-// Sub-packages hold the parts that know nothing of HTTP or state: awsjson
-// (wire protocol), pattern (the event-pattern language), transform (Input,
-// InputPath, InputTransformer), schedule (rate and cron), retry (the target
-// retry policy and dead-letter messages) and targets (destinations); sqssink
-// writes to a real SQS server.
+// Every event enters a bus the same way (publish.go), whatever brings it:
+// PutEvents, another service's Inject, a rule forwarding it from another
+// bus, or a replay. Scheduled rules (scheduled_rules.go) send their events to
+// their own rule's targets only.
+//
+// Sub-packages hold the parts that know nothing of HTTP or state: pattern
+// (the event-pattern language), transform (Input, InputPath,
+// InputTransformer) and targets (API destinations, other buses, captured
+// services). What the AWS faces share is under compat/aws: the JSON
+// protocol, the retry policy, rate and cron expressions, and sending to SQS.
 package eventbridge

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
+	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -20,7 +20,7 @@ import (
 func (s *Service) forward(_ context.Context, busArn string, it *engine.Item) error {
 	key, name, ok := parseBusArn(busArn)
 	if !ok {
-		return targets.ErrBusNotFound
+		return eventbus.ErrBusNotFound
 	}
 	env, err := forwardedEnvelope(it.Body)
 	if err != nil {
@@ -36,14 +36,14 @@ func (s *Service) forward(_ context.Context, busArn string, it *engine.Item) err
 	}
 	if slices.Contains(hops, b.arn) {
 		s.mu.Unlock()
-		return fmt.Errorf("%w (its path: %v)", targets.ErrLoop, hops)
+		return fmt.Errorf("%w (its path: %v)", eventbus.ErrLoop, hops)
 	}
 	if len(hops) > 0 {
 		// A hop into another account needs that bus's policy to allow the
 		// account of the bus the event comes from.
 		if from, _, ok := parseBusArn(hops[len(hops)-1]); ok && from.account != key.account && !b.allowsPutEvents(from.account) {
 			s.mu.Unlock()
-			return fmt.Errorf("%w: account %s on %s", targets.ErrNotAuthorized, from.account, b.arn)
+			return fmt.Errorf("%w: account %s on %s", eventbus.ErrNotAuthorized, from.account, b.arn)
 		}
 	}
 	now := s.clock.Now()
@@ -59,7 +59,7 @@ func (s *Service) forward(_ context.Context, busArn string, it *engine.Item) err
 	if env.Region == "" {
 		env.Region = key.region
 	}
-	ds := s.acceptLocked(t, b, newEvent(env, now, append(slices.Clone(hops), b.arn)))
+	ds := s.acceptOneLocked(t, b, newEvent(env, now, append(slices.Clone(hops), b.arn)))
 	s.mu.Unlock()
 	s.enqueue(ds)
 	return nil
@@ -70,7 +70,7 @@ func (s *Service) forward(_ context.Context, busArn string, it *engine.Item) err
 func forwardedEnvelope(body []byte) (envelope, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
-		return envelope{}, targets.ErrNotAnEvent
+		return envelope{}, eventbus.ErrNotAnEvent
 	}
 	var env envelope
 	str := func(key string) string {
@@ -81,7 +81,7 @@ func forwardedEnvelope(body []byte) (envelope, error) {
 	env.Source, env.DetailType = str("source"), str("detail-type")
 	detail, ok := compactObject(string(raw["detail"]))
 	if env.Source == "" || env.DetailType == "" || !ok {
-		return envelope{}, targets.ErrNotAnEvent
+		return envelope{}, eventbus.ErrNotAnEvent
 	}
 	env.Detail = detail
 	env.ID, env.Account, env.Region, env.ReplayName = str("id"), str("account"), str("region"), str("replay-name")
@@ -94,14 +94,14 @@ func forwardedEnvelope(body []byte) (envelope, error) {
 
 // lockTargetBus takes the service lock and finds the bus an event enters
 // (forward, Inject); the caller releases the lock. With no such bus it
-// releases the lock itself and answers targets.ErrBusNotFound.
+// releases the lock itself and answers eventbus.ErrBusNotFound.
 func (s *Service) lockTargetBus(key tenantKey, name, busArn string) (*tenant, *bus, error) {
 	s.mu.Lock()
 	t := s.tenantLocked(key)
 	b, ok := t.buses[name]
 	if !ok {
 		s.mu.Unlock()
-		return nil, nil, fmt.Errorf("%w: %s", targets.ErrBusNotFound, busArn)
+		return nil, nil, fmt.Errorf("%w: %s", eventbus.ErrBusNotFound, busArn)
 	}
 	return t, b, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -42,7 +43,7 @@ func FuzzAWSJSONRequest(f *testing.F) {
 			target = "AWSEvents." + fuzzOperations[op]
 		}
 		eng := engine.New(engine.NewVirtualClock(t0, 0), engine.NewJournal(0))
-		svc := gbeb.New(gbeb.Config{Engine: eng})
+		svc := gbeb.New(gbeb.Config{Engine: eng, SQS: sqs.New(sqs.Config{Clock: eng.Clock()}).Queues()})
 		defer svc.Reset()
 		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
 		req.Header.Set("X-Amz-Target", target)

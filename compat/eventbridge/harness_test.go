@@ -9,6 +9,7 @@ import (
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
@@ -20,28 +21,35 @@ var t0 = facetest.AWSStart
 const account, region = facetest.AWSAccount, facetest.AWSRegion
 
 // harness is GridBridge's EventBridge on a virtual clock behind a real HTTP
-// server, with an SDK client pointed at it the way users point theirs.
+// server, with an SDK client pointed at it the way users point theirs. Its
+// SQS targets and dead-letter queues write to GridBridge's own SQS (sqs),
+// as the emulator's do without --sqs-endpoint.
 type harness struct {
 	*facetest.AWSFace
 	svc    *gbeb.Service
 	client *ebsdk.Client
-	sqs    gbeb.MemoryQueues
+	sqs    *sqs.Store // nil with an SQS endpoint
 }
 
-type harnessOption func(*gbeb.Config)
+// harnessOption sets a server option the test needs: the faces' Config,
+// and the SQS face's (--sqs-endpoint).
+type harnessOption func(eb *gbeb.Config, queues *sqs.Config)
 
 func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	t.Helper()
 	h := &harness{}
 	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
-		cfg := gbeb.Config{Engine: env.Engine}
+		var cfg gbeb.Config
+		queuesCfg := sqs.Config{Clock: env.Clock}
 		for _, o := range opts {
-			o(&cfg)
+			o(&cfg, &queuesCfg)
 		}
+		queues := sqs.New(queuesCfg)
+		h.sqs = queues.Store()
+		cfg.Engine, cfg.SQS = env.Engine, queues.Queues()
 		h.svc = gbeb.New(cfg)
 		h.svc.Register(env.Router)
 	})
-	h.sqs = h.svc.MemorySQS()
 	h.client = h.clientFor(account, region)
 	return h
 }

@@ -1,6 +1,6 @@
 package eventbridge
 
-import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+import "github.com/gridbridge/gridbridge/compat/aws/awsjson"
 
 // operation answers one AWSEvents.<name> call with the result to write as
 // JSON, or an error in AWS's shape (awsjson.Error).

@@ -1,7 +1,7 @@
 package eventbridge
 
 import (
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 // checkArchive checks the archive operations' input; creating, the event

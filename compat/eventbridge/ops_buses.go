@@ -3,7 +3,7 @@ package eventbridge
 import (
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 // maxBusesPerAccount is EventBridge's quota of event buses per account and

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -51,8 +51,8 @@ func checkPutEvents(in *putEventsInput, v *awsjson.Violations) {
 // itself rather than run under op.
 //
 // It holds the service lock twice, briefly: to find the entries' buses, and
-// to journal, archive and look up the targets of the rules the events
-// matched. Checking entries, encoding events, matching them against their
+// to let the events in (acceptLocked: journal, archive, and the targets of
+// the rules they matched). Checking entries, encoding events, matching them against their
 // bus's rules and rendering the targets' inputs need no service state and
 // happen outside it, so concurrent calls do that work in parallel.
 func (s *Service) putEvents(c *call) (any, error) {
@@ -135,9 +135,7 @@ func (s *Service) putEvents(c *call) (any, error) {
 			out.FailedEntryCount++
 			continue
 		}
-		journal = append(journal, publishEntry(a.b, a.ev, acceptedAt))
-		s.archiveLocked(a.t, a.b, a.ev)
-		deliveries = a.b.deliveriesLocked(a.b.confirmLocked(a.m, a.ev), a.ev, nil, deliveries)
+		journal, deliveries = s.acceptLocked(a, acceptedAt, journal, deliveries)
 	}
 	// Journalled under the lock, so the journal lists events in the order
 	// their buses accepted (and archived) them.
@@ -148,20 +146,11 @@ func (s *Service) putEvents(c *call) (any, error) {
 	return out.encode(), nil
 }
 
-// putEntry is one PutEvents entry on its way to its bus.
-type putEntry struct {
-	ev   *event // nil: the entry failed its checks
-	t    *tenant
-	name string
-	b    *bus // nil: no such bus
-	m    ruleMatch
-}
-
 // putEventsScratch is one PutEvents call's working storage, reused by the
 // calls that follow: none of it outlives the call (the journal copies its
 // entries, enqueue makes items of the deliveries).
 type putEventsScratch struct {
-	entries    []putEntry
+	entries    []arrival
 	journal    []engine.Entry
 	deliveries []delivery
 }
@@ -173,7 +162,7 @@ func (s *Service) putEventsScratch(n int) *putEventsScratch {
 		sc = new(putEventsScratch)
 	}
 	if cap(sc.entries) < n {
-		sc.entries = make([]putEntry, n)
+		sc.entries = make([]arrival, n)
 	}
 	sc.entries = sc.entries[:n]
 	return sc

@@ -1,9 +1,9 @@
 package eventbridge
 
 import (
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/scheduleexpr"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/schedule"
 )
 
 const (
@@ -41,12 +41,12 @@ func (s *Service) putRule(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sched schedule.Schedule
+	var sched scheduleexpr.Schedule
 	if in.ScheduleExpression != nil {
 		if b.name != defaultBus {
 			return nil, awsjson.Validation("ScheduleExpression is supported only on the default event bus.")
 		}
-		if sched, err = schedule.Parse(*in.ScheduleExpression); err != nil {
+		if sched, err = scheduleexpr.Parse(*in.ScheduleExpression); err != nil {
 			return nil, awsjson.Validation("Parameter ScheduleExpression is not valid.")
 		}
 	}

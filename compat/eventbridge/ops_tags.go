@@ -3,7 +3,7 @@ package eventbridge
 import (
 	"fmt"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 const maxTagsPerResource = 50

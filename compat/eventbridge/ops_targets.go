@@ -3,7 +3,8 @@ package eventbridge
 import (
 	"fmt"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
 )
@@ -45,7 +46,7 @@ func (s *Service) putTargets(c *call) (any, error) {
 		if err := transform.Validate(spec, *shape.Id); err != nil {
 			return nil, awsjson.Validation("%s", err.Error())
 		}
-		if kind == targets.SQS && targets.IsFIFOQueue(*shape.Arn) && shape.MessageGroup() == "" {
+		if kind == targets.SQS && sqssend.IsFIFO(*shape.Arn) && shape.MessageGroup() == "" {
 			return nil, awsjson.Validation("Parameter(s) SqsParameters must be specified for target: %s.", *shape.Id)
 		}
 		if !supported {

@@ -48,19 +48,43 @@ type delivery struct {
 	ev                *event
 }
 
-// acceptLocked journals an event accepted by bus b, archives it unless it is
-// a replay, and returns its deliveries to the targets of matching rules.
-func (s *Service) acceptLocked(t *tenant, b *bus, ev *event) []delivery {
-	s.journalPublishLocked(b, ev)
-	if ev.env.ReplayName == "" {
-		s.archiveLocked(t, b, ev)
-	}
-	return s.matchLocked(b, ev, nil)
+// arrival is an event on its way into a bus, whatever brings it: a
+// PutEvents entry, another service's Inject, a rule forwarding it from
+// another bus, or a replay.
+type arrival struct {
+	ev   *event // nil: a PutEvents entry that failed its checks
+	t    *tenant
+	name string // the bus's name as the caller gave it
+	b    *bus   // nil: no such bus
+	// m is what ev matched on b, found before the service lock was taken
+	// where the caller could: confirmLocked matches again if the rules
+	// changed since.
+	m ruleMatch
+	// keep restricts the rules to a replay's FilterArns; nil: every rule.
+	keep func(*rule) bool
 }
 
-// journalPublishLocked records that bus b accepted ev.
-func (s *Service) journalPublishLocked(b *bus, ev *event) {
-	s.engine.Journal().Append(publishEntry(b, ev, s.clock.Now()))
+// acceptLocked is the one way an event enters a bus. It appends to journal
+// the record that the bus accepted it at `at` (the caller writes journal to
+// the engine's journal before releasing the lock, so the journal lists
+// events in the order their buses accepted them), lets the bus's archives
+// keep it unless it is a replay, and appends to out its deliveries to the
+// targets of the rules it matches.
+func (s *Service) acceptLocked(a *arrival, at time.Time, journal []engine.Entry, out []delivery) ([]engine.Entry, []delivery) {
+	journal = append(journal, publishEntry(a.b, a.ev, at))
+	if a.ev.env.ReplayName == "" {
+		s.archiveLocked(a.t, a.b, a.ev)
+	}
+	return journal, a.b.deliveriesLocked(a.b.confirmLocked(a.m, a.ev), a.ev, a.keep, out)
+}
+
+// acceptOneLocked lets one event into bus b, matched under the lock (the
+// matcher needs none, but the caller found the bus under it), journals it
+// and returns its deliveries.
+func (s *Service) acceptOneLocked(t *tenant, b *bus, ev *event) []delivery {
+	journal, ds := s.acceptLocked(&arrival{ev: ev, t: t, b: b, m: b.match(ev)}, s.clock.Now(), nil, nil)
+	s.engine.Journal().AppendAll(journal)
+	return ds
 }
 
 // publishEntry is the journal's record that bus b accepted ev at now.
@@ -68,17 +92,6 @@ func publishEntry(b *bus, ev *event, now time.Time) engine.Entry {
 	return engine.Entry{
 		Time: now, Kind: engine.KindPublish, EventIDs: []string{ev.env.ID}, Labels: b.journalLabels, Body: ev.raw,
 	}
-}
-
-// matchLocked finds the enabled rules of b whose pattern matches ev
-// (restricted to those keep accepts, when set) and lists one delivery per
-// target.
-func (s *Service) matchLocked(b *bus, ev *event, keep func(*rule) bool) []delivery {
-	names, err := b.matcher.Match(ev.raw)
-	if err != nil {
-		return nil
-	}
-	return b.deliveriesLocked(names, ev, keep, nil)
 }
 
 // ruleMatch is what an event matched on a bus, found without the service

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -18,7 +19,8 @@ import (
 func TestMatchOutsideTheLockIsConfirmedUnderIt(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	s := New(Config{Engine: engine.New(engine.NewVirtualClock(start, 0), engine.NewJournal(0))})
+	eng := engine.New(engine.NewVirtualClock(start, 0), engine.NewJournal(0))
+	s := New(Config{Engine: eng, SQS: sqs.New(sqs.Config{Clock: eng.Clock()}).Queues()})
 	key := tenantKey{account: "123456789012", region: "us-east-1"}
 	b := newBus(key, "orders", start)
 	putRule := func(name, text, state string) *rule {

@@ -8,11 +8,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testenv"
@@ -42,7 +42,7 @@ func TestRealSQS(t *testing.T) {
 
 	receive := func(url string) sqstypes.Message {
 		t.Helper()
-		out := must[*sqs.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqs.ReceiveMessageInput{
+		out := must[*sqssdk.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqssdk.ReceiveMessageInput{
 			QueueUrl: aws.String(url), MaxNumberOfMessages: 10, WaitTimeSeconds: 2,
 			MessageAttributeNames: []string{"All"}, MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{"All"},
 		}))
@@ -79,13 +79,13 @@ func TestRealSQS(t *testing.T) {
 }
 
 // newRealSQSHarness is a harness whose SQS targets and dead letters go to
-// the test environment's real SQS server through the SQS sink, with a
+// the test environment's real SQS server, as with --sqs-endpoint, with a
 // client of that server and a suffix that keeps this test's queue names
 // apart from other runs'.
-func newRealSQSHarness(t testing.TB) (h *harness, client *sqs.Client, suffix string) {
+func newRealSQSHarness(t testing.TB) (h *harness, client *sqssdk.Client, suffix string) {
 	t.Helper()
 	endpoint := testenv.SQSEndpoint(t)
-	h = newHarness(t, func(cfg *gbeb.Config) { cfg.SQS = sqssink.New(endpoint) })
-	client = sqs.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
+	h = newHarness(t, func(_ *gbeb.Config, queues *sqs.Config) { queues.Endpoint = endpoint })
+	client = sqssdk.NewFromConfig(facetest.AWSConfig(endpoint, "test", region, nil))
 	return h, client, fmt.Sprint(time.Now().UnixNano())
 }

@@ -1,6 +1,10 @@
 package eventbridge
 
-import "time"
+import (
+	"time"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
 
 // Replay states.
 const (
@@ -47,7 +51,8 @@ func (r *replay) item() replayItem {
 
 // runReplay sends the archived events of the replay's window, in the order
 // the bus accepted them, each with replay-name set, through the bus's rules
-// (only those named in FilterArns when any are). They are not archived again.
+// (only those named in FilterArns when any are), entering it as every event
+// does. Being replays, they are not archived again.
 func (s *Service) runReplay(t *tenant, rp *replay, gen uint64) {
 	s.mu.Lock()
 	if gen != s.generation {
@@ -81,6 +86,7 @@ func (s *Service) runReplay(t *tenant, rp *replay, gen uint64) {
 		keep = func(r *rule) bool { return allowed[r.arn] }
 	}
 	a.expireLocked(now)
+	var journal []engine.Entry
 	var deliveries []delivery
 	for _, ae := range a.events {
 		if ae.at.Before(rp.start) || ae.at.After(rp.end) {
@@ -89,11 +95,11 @@ func (s *Service) runReplay(t *tenant, rp *replay, gen uint64) {
 		env := ae.env
 		env.ReplayName = rp.name
 		ev := newEvent(env, now, []string{b.arn})
-		s.journalPublishLocked(b, ev)
-		deliveries = append(deliveries, s.matchLocked(b, ev, keep)...)
+		journal, deliveries = s.acceptLocked(&arrival{ev: ev, t: t, b: b, m: b.match(ev), keep: keep}, now, journal, deliveries)
 		rp.lastReplayed = ae.at
 	}
 	rp.state, rp.endedAt = replayCompleted, now
+	s.engine.Journal().AppendAll(journal)
 	s.mu.Unlock()
 	s.enqueue(deliveries)
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/targets"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
 	"github.com/gridbridge/gridbridge/emulator/engine"
@@ -41,7 +42,7 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 	timeout := time.Duration(0)
 	switch tg.kind {
 	case targets.SQS:
-		dest = targets.Queue{Sink: s.sqs, QueueArn: tg.arn(), MessageGroupID: tg.shape.MessageGroup()}
+		dest = sqsTarget(s.sqs, tg.arn(), tg.shape.MessageGroup())
 	case targets.APIDestination:
 		hints = &targets.Hints{}
 		var params targets.HTTPParameters
@@ -87,7 +88,7 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 		route.Pace = s.pace(tg.arn())
 	}
 	switch {
-	case tg.kind == targets.SQS && targets.IsFIFOQueue(tg.arn()):
+	case tg.kind == targets.SQS && sqssend.IsFIFO(tg.arn()):
 		// One send at a time keeps a FIFO queue in the order PutEvents
 		// accepted the events.
 		route.Concurrency = 1
@@ -103,6 +104,42 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 		})
 	}
 	return route
+}
+
+// sqsTarget sends each event, as its target's input, to the queue. A FIFO
+// queue takes it in group (SqsParameters.MessageGroupId).
+func sqsTarget(queues sqssend.Queues, queueArn, group string) sqssend.Destination {
+	fifo := sqssend.IsFIFO(queueArn)
+	return sqssend.Destination{
+		Queues: queues, QueueArn: queueArn,
+		Message: func(_ *engine.Attempt, it *engine.Item) sqssend.Message {
+			m := sqssend.Message{Body: it.Body}
+			if fifo {
+				// EventBridge's deduplication id for FIFO targets is not
+				// documented; the event id makes a retried send of the same
+				// event a duplicate.
+				m.MessageGroupID, m.DeduplicationID = group, it.ID
+			}
+			return m
+		},
+		Name: func(c sqssend.Cause, _ error) (string, string) { return sqsFailure(c, queueArn) },
+	}
+}
+
+// sqsFailure names a failed send to an SQS target as EventBridge reports
+// it: the code of a dead letter's ERROR_CODE, and what SQS would say.
+func sqsFailure(c sqssend.Cause, queueArn string) (code, message string) {
+	switch c {
+	case sqssend.CauseQueueMissing:
+		// SQS's answer as EventBridge passes it on (the Java SDK's rendering).
+		return retry.CodeNoResource, "The specified queue does not exist or you do not have access to it. " +
+			"(Service: AmazonSQS; Status Code: 400; Error Code: AWS.SimpleQueueService.NonExistentQueue)"
+	case sqssend.CauseTimeout:
+		return retry.CodeTimeout, "Timed out sending the message to the SQS queue " + queueArn + "."
+	case sqssend.CauseUnreachable:
+		return retry.CodeConnectionFailure, "Unable to connect to SQS to send the message to " + queueArn + "."
+	}
+	return retry.CodeInternalError, "SQS failed to accept the message for " + queueArn + "."
 }
 
 // renderGuard reports an event whose target input could not be built (an

@@ -1,8 +1,8 @@
 package eventbridge
 
 import (
+	"github.com/gridbridge/gridbridge/compat/aws/scheduleexpr"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/schedule"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -21,7 +21,7 @@ type rule struct {
 	eventPattern *string
 	compiled     *pattern.Pattern
 	scheduleExpr *string
-	sched        schedule.Schedule
+	sched        scheduleexpr.Schedule
 	state        string
 	description  *string
 	roleArn      *string

@@ -2,29 +2,26 @@ package eventbridge
 
 import (
 	"context"
-	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
-
-	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/frame"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // Config wires the EventBridge face to the rest of GridBridge.
 type Config struct {
 	Engine *engine.Engine
-	// SQS is where SQS targets and DLQ messages go (the sqssink over
-	// --sqs-endpoint); nil → the in-memory MemorySQS below.
-	SQS engine.Sink
-	// MemorySQS is the in-memory SQS used when SQS is nil: the emulator's
-	// SQS store, which the SQS API serves. Nil → a MemorySQS of the face's own.
-	MemorySQS MemoryQueues
+	// SQS is where SQS targets and dead-letter queues write: GridBridge's
+	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
+	SQS sqssend.Queues
 	// HTTPClient calls API destinations and OAuth endpoints; nil →
 	// http.DefaultClient.
 	HTTPClient *http.Client
@@ -32,17 +29,20 @@ type Config struct {
 	// schedule is exact. Seed seeds the jitter.
 	Jitter bool
 	Seed   int64
+	// Log receives the panics the request frame catches; nil: discarded.
+	Log *slog.Logger
 }
 
 // Service serves the EventBridge API and owns its buses, rules and targets.
 type Service struct {
 	engine *engine.Engine
 	clock  engine.Clock
-	sqs    engine.Sink
-	memSQS MemoryQueues
+	sqs    sqssend.Queues
 	http   *http.Client
 	jitter *engine.Jitter // nil: off
 	ops    map[string]operation
+	// handler is the API behind the AWS request frame.
+	handler http.Handler
 
 	mu      sync.Mutex
 	tenants map[tenantKey]*tenant
@@ -54,8 +54,10 @@ type Service struct {
 	putScratch sync.Pool
 }
 
-// maxRequestBody bounds a request body. PutEvents carries at most 256 KB of
-// entries; the rest is JSON framing.
+// maxRequestBody bounds a request body. PutEvents, the largest request,
+// carries up to 1 MiB of entries as AWS counts them (the event size AWS
+// allows since 2026), and in the body those are JSON strings whose escaping
+// can double them; 4 MiB leaves room for that and the framing.
 const maxRequestBody = 4 << 20
 
 // New returns the EventBridge face over cfg.Engine.
@@ -69,25 +71,15 @@ func New(cfg Config) *Service {
 		ops:     operations(),
 		pacers:  newPacers(),
 	}
-	if s.sqs == nil {
-		s.memSQS = cfg.MemorySQS
-		if s.memSQS == nil {
-			s.memSQS = NewMemorySQS()
-		}
-		s.sqs = s.memSQS
-	}
 	if s.http == nil {
 		s.http = http.DefaultClient
 	}
 	if cfg.Jitter {
 		s.jitter = retry.NewJitter(uint64(cfg.Seed))
 	}
+	s.handler = awsjson.Frame("EventBridge", maxRequestBody, cfg.Log).Handler(s.serve)
 	return s
 }
-
-// MemorySQS returns the in-memory queues SQS targets and DLQs write to when
-// Config.SQS was nil, and nil otherwise.
-func (s *Service) MemorySQS() MemoryQueues { return s.memSQS }
 
 // Register mounts the API on r: POST / with an X-Amz-Target of AWSEvents.*.
 // Other services sharing "/" are told apart by their own targets.
@@ -110,9 +102,6 @@ func (s *Service) Reset() {
 	for _, id := range routes {
 		s.engine.RemoveRoute(id, "Reset")
 	}
-	if s.memSQS != nil {
-		s.memSQS.Reset()
-	}
 }
 
 // call is one API request on its way through an operation.
@@ -122,61 +111,21 @@ type call struct {
 	body   []byte
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	requestID := uuid.NewString()
-	defer func() {
-		if p := recover(); p != nil {
-			awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeInternal, "GridBridge failed to handle the request."))
-		}
-	}()
-	name := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AWSEvents.")
+// ServeHTTP implements http.Handler: every request goes through the AWS
+// request frame.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// serve runs the operation the request's X-Amz-Target names.
+func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
+	name := strings.TrimPrefix(req.HTTP.Header.Get("X-Amz-Target"), "AWSEvents.")
 	op, ok := s.ops[name]
 	if !ok {
-		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeUnknownOperation,
-			"GridBridge does not implement the EventBridge operation "+name+"."))
-		return
+		return awsjson.NewError(awsjson.CodeUnknownOperation, "GridBridge does not implement the EventBridge operation "+name+".")
 	}
-	body, err := readBody(r, maxRequestBody)
+	result, err := op(s, &call{ctx: req.HTTP.Context(), caller: awsjson.CallerOf(req.HTTP), body: req.Body})
 	if err != nil {
-		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeSerialization, "The request body could not be read."))
-		return
+		return err
 	}
-	if len(body) > maxRequestBody {
-		awsjson.WriteError(w, requestID, awsjson.Validation("The request body is larger than GridBridge accepts (%d bytes).", maxRequestBody))
-		return
-	}
-	result, err := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), body: body})
-	if err != nil {
-		awsjson.WriteError(w, requestID, err)
-		return
-	}
-	awsjson.WriteResult(w, requestID, result)
-}
-
-// readBody reads at most limit+1 bytes of r's body (one more than allowed,
-// so an oversize body shows). The buffer starts at the declared length, so a
-// PutEvents body is read without the regrowing io.ReadAll does.
-func readBody(r *http.Request, limit int64) ([]byte, error) {
-	size := int64(512)
-	if r.ContentLength > 0 {
-		// One byte more than declared: the read that finds the end of the
-		// body needs room.
-		size = min(r.ContentLength, limit) + 1
-	}
-	body := make([]byte, 0, size)
-	rd := io.LimitReader(r.Body, limit+1)
-	for {
-		n, err := rd.Read(body[len(body):cap(body)])
-		body = body[:len(body)+n]
-		if err == io.EOF {
-			return body, nil
-		}
-		if err != nil {
-			return body, err
-		}
-		if len(body) == cap(body) {
-			body = append(body, 0)[:len(body)]
-		}
-	}
+	awsjson.WriteResult(w, req.ID, result)
+	return nil
 }

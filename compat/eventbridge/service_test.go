@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -23,8 +24,9 @@ func TestReset(t *testing.T) {
 	}
 	h.svc.Reset()
 	h.Clock.Advance(time.Hour)
-	if n := len(h.sqs.Messages(queueArn)); n != 0 {
-		t.Fatalf("%d messages after Reset", n)
+	// The queue is SQS's: it keeps what was delivered, and gets no more.
+	if n := len(h.sqs.Messages(queueArn)); n != 1 {
+		t.Fatalf("%d messages an hour after Reset, want the 1 delivered before it", n)
 	}
 	if routes := h.Engine.Routes(); len(routes) != 0 {
 		t.Fatalf("routes left after Reset: %v", routes)
@@ -53,7 +55,7 @@ func TestPutEventsWithEndpointID(t *testing.T) {
 // TestJitterSpreadsRetries: with jitter on, each wait falls in [wait/2, wait).
 func TestJitterSpreadsRetries(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(cfg *gbeb.Config) { cfg.Jitter, cfg.Seed = true, 42 })
+	h := newHarness(t, func(cfg *gbeb.Config, _ *sqs.Config) { cfg.Jitter, cfg.Seed = true, 42 })
 	putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r", types.Target{Id: aws.String("q"), Arn: aws.String(queueArn), RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(4)}})
 	h.Engine.Faults().Add(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500})

@@ -1,6 +1,6 @@
 package eventbridge
 
-import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+import "github.com/gridbridge/gridbridge/compat/aws/awsjson"
 
 type archiveInput struct {
 	ArchiveName      *string `json:"ArchiveName"`

@@ -1,6 +1,6 @@
 package eventbridge
 
-import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+import "github.com/gridbridge/gridbridge/compat/aws/awsjson"
 
 // busSettings are the settings of an event bus that CreateEventBus and
 // UpdateEventBus take and give back. In a request, omitempty changes

@@ -3,7 +3,7 @@ package eventbridge
 import (
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 // Wire shapes shared by several operations. Member names are the model's,

@@ -3,7 +3,7 @@ package eventbridge
 import (
 	"encoding/json"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 // connectionParameter is one header, query string or body parameter of a

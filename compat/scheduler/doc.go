@@ -4,9 +4,10 @@
 // invoke their targets through the delivery engine, with Scheduler's retry
 // policy and dead-letter queue.
 //
-// It sits beside compat/eventbridge, not on it: EventBridge targets reach a
-// bus through Config.PutEvent, which the emulator wires to the EventBridge
-// face, and SQS targets write to the same engine.Sink EventBridge uses.
+// It sits beside compat/eventbridge, not on it: an EventBridge target puts
+// its event on a bus through Config.EventBridge, the small eventbus.Bus
+// interface that the EventBridge face the emulator mounts beside it
+// implements, and SQS targets write to the same queues EventBridge's do.
 //
 // Where it differs from the real service, knowingly:
 //   - Only SQS and EventBridge targets are invoked; every other target

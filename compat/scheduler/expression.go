@@ -5,14 +5,15 @@ import (
 	"time"
 	_ "time/tzdata" // IANA zones even where the machine has no zoneinfo (the container image)
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/schedule"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/scheduleexpr"
 )
 
 // expression is a parsed ScheduleExpression in its time zone.
 type expression struct {
-	at   time.Time      // one-time: at(…), zero otherwise
-	rate time.Duration  // rate(…)
-	cron *schedule.Cron // cron(…)
+	at   time.Time          // one-time: at(…), zero otherwise
+	rate time.Duration      // rate(…)
+	cron *scheduleexpr.Cron // cron(…)
 	loc  *time.Location
 }
 
@@ -20,8 +21,8 @@ const atLayout = "2006-01-02T15:04:05"
 
 // parseExpression reads at(yyyy-mm-ddThh:mm:ss), rate(value unit) and
 // cron(six fields) with the schedule's time zone; the rate and cron
-// grammars are EventBridge's, shared through compat/eventbridge/schedule.
-func parseExpression(expr, zone string) (expression, *apiError) {
+// grammars are EventBridge's, shared through compat/aws/scheduleexpr.
+func parseExpression(expr, zone string) (expression, *awsjson.Error) {
 	if zone == "" {
 		zone = "UTC"
 	}
@@ -38,14 +39,14 @@ func parseExpression(expr, zone string) (expression, *apiError) {
 		e.at = t
 		return e, nil
 	}
-	s, err := schedule.Parse(expr)
+	s, err := scheduleexpr.Parse(expr)
 	if err != nil {
 		return expression{}, validation("Invalid Schedule Expression %s.", expr)
 	}
 	switch s := s.(type) {
-	case schedule.Rate:
+	case scheduleexpr.Rate:
 		e.rate = s.Every
-	case *schedule.Cron:
+	case *scheduleexpr.Cron:
 		e.cron = s
 	default:
 		return expression{}, validation("Invalid Schedule Expression %s.", expr)

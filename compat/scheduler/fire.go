@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -136,26 +136,18 @@ func (s *Service) labels(sc *sched) map[string]string {
 // routeLocked builds the engine route that invokes the schedule's target.
 func (s *Service) routeLocked(sc *sched, key tenantKey) *engine.Route {
 	t := sc.set.in.Target
-	d := &destination{
-		kind: sc.set.kind, arn: *t.Arn, sqs: s.sqs, putEvent: s.putEvent,
-		account: key.account, region: key.region,
-	}
-	d.group = t.MessageGroup()
-	if p := t.EventBridgeParameters; p != nil {
-		d.source, d.detail = deref(p.Source), deref(p.DetailType)
-	}
 	inner := retry.New(&sc.set.retry.maxAttempts, &sc.set.retry.maxAgeSeconds)
 	if s.jitter {
 		inner.Jitter = retry.NewJitter(uint64(s.seed))
 	}
 	r := &engine.Route{
-		ID: sc.routeID, Labels: s.labels(sc), Destination: d, Retry: policy{inner},
+		ID: sc.routeID, Labels: s.labels(sc), Destination: s.destination(sc, key), Retry: policy{inner},
 		MaxBatchEvents: 1, NameFault: codeForStatus,
 	}
-	if sc.set.kind == targetSQS && d.group != "" {
+	if sc.set.kind == targetSQS && t.MessageGroup() != "" {
 		r.Concurrency = 1 // FIFO order within the group
 	}
-	if dlq := t.DeadLetterArn(); dlq != "" && s.sqs != nil {
+	if dlq := t.DeadLetterArn(); dlq != "" {
 		r.DeadLetter = deadLetters(s.sqs, dlq, sc.arn, *t.Arn)
 	}
 	return r

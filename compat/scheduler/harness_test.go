@@ -2,15 +2,18 @@ package scheduler_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	schedsdk "github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
+	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/scheduler"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
@@ -25,40 +28,27 @@ const (
 )
 
 // harness is GridBridge's Scheduler on a virtual clock behind a real HTTP
-// server, with the Go SDK pointed at it.
+// server, with the Go SDK pointed at it, and beside it the EventBridge its
+// EventBridge targets put events on, as the emulator mounts them.
 type harness struct {
 	*facetest.AWSFace
-	sqs    *engine.MemorySink
+	sqs    *sqs.Store
 	client *schedsdk.Client
-
-	mu     sync.Mutex
-	events []busCall
-	busErr error
-}
-
-type busCall struct {
-	arn string
-	ev  scheduler.BusEvent
+	events *ebsdk.Client
 }
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	h := &harness{sqs: engine.NewMemorySink()}
+	h := &harness{}
 	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
-		scheduler.New(scheduler.Config{
-			Engine: env.Engine, SQS: h.sqs, Seed: 7,
-			PutEvent: func(_ context.Context, busArn string, ev scheduler.BusEvent) error {
-				h.mu.Lock()
-				defer h.mu.Unlock()
-				if h.busErr != nil {
-					return h.busErr
-				}
-				h.events = append(h.events, busCall{busArn, ev})
-				return nil
-			},
-		}).Register(env.Router)
+		queues := sqs.New(sqs.Config{Clock: env.Clock})
+		h.sqs = queues.Store()
+		buses := eventbridge.New(eventbridge.Config{Engine: env.Engine, SQS: queues.Queues()})
+		buses.Register(env.Router)
+		scheduler.New(scheduler.Config{Engine: env.Engine, SQS: queues.Queues(), EventBridge: buses, Seed: 7}).Register(env.Router)
 	})
 	h.client = schedsdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
+	h.events = ebsdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
 	return h
 }
 
@@ -86,16 +76,8 @@ func (h *harness) attempts(labels map[string]string) []engine.Entry {
 	return h.Entries(engine.Filter{Kind: engine.KindAttempt, Labels: labels})
 }
 
-// messages returns what reached queue arn in the SQS sink.
-func (h *harness) messages(arn string) []engine.DeadLetter {
-	var out []engine.DeadLetter
-	for _, m := range h.sqs.List() {
-		if m.Destination == arn {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+// messages returns what queue arn holds in GridBridge's own SQS.
+func (h *harness) messages(arn string) []sqssend.Message { return h.sqs.Messages(arn) }
 
 func (h *harness) create(name string, in schedsdk.CreateScheduleInput) {
 	h.T.Helper()

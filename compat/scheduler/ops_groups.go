@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 const (
@@ -13,7 +13,7 @@ const (
 	maxTagValueLen = 256
 )
 
-func (s *Service) createGroup(c *call) (any, *apiError) {
+func (s *Service) createGroup(c *call) (any, *awsjson.Error) {
 	name := c.vars["Name"]
 	if err := checkName("name", name); err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (s *Service) createGroup(c *call) (any, *apiError) {
 	return map[string]string{"ScheduleGroupArn": g.arn}, nil
 }
 
-func checkTags(in []awsjson.Tag) (map[string]string, *apiError) {
+func checkTags(in []awsjson.Tag) (map[string]string, *awsjson.Error) {
 	if len(in) > maxTags {
 		return nil, validation("1 validation error detected: Value at 'tags' failed to satisfy constraint: Member must have length less than or equal to %d", maxTags)
 	}
@@ -72,7 +72,7 @@ func groupShape(g *group) groupOutput {
 	}
 }
 
-func (s *Service) getGroup(c *call) (any, *apiError) {
+func (s *Service) getGroup(c *call) (any, *awsjson.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.groupLocked(c.tenantKey(), c.vars["Name"])
@@ -84,7 +84,7 @@ func (s *Service) getGroup(c *call) (any, *apiError) {
 
 // deleteGroup deletes a group and every schedule in it; the default group
 // cannot be deleted.
-func (s *Service) deleteGroup(c *call) (any, *apiError) {
+func (s *Service) deleteGroup(c *call) (any, *awsjson.Error) {
 	name := c.vars["Name"]
 	if name == defaultGroup {
 		return nil, validation("The default schedule group cannot be deleted.")
@@ -107,7 +107,7 @@ func (s *Service) deleteGroup(c *call) (any, *apiError) {
 	return nil, nil
 }
 
-func (s *Service) listGroups(c *call) (any, *apiError) {
+func (s *Service) listGroups(c *call) (any, *awsjson.Error) {
 	offset, limit, err := page(c)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func (s *Service) listGroups(c *call) (any, *apiError) {
 
 // taggedLocked finds the schedule group a tag operation names; schedules
 // themselves take no tags in Scheduler.
-func (s *Service) taggedLocked(c *call) (*group, *apiError) {
+func (s *Service) taggedLocked(c *call) (*group, *awsjson.Error) {
 	a := c.vars["ResourceArn"]
 	key, name, ok := parseGroupArn(a)
 	if !ok {
@@ -140,7 +140,7 @@ func (s *Service) taggedLocked(c *call) (*group, *apiError) {
 	return s.namedGroupLocked(key, name)
 }
 
-func (s *Service) listTags(c *call) (any, *apiError) {
+func (s *Service) listTags(c *call) (any, *awsjson.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.taggedLocked(c)
@@ -154,7 +154,7 @@ func (s *Service) listTags(c *call) (any, *apiError) {
 	return map[string][]awsjson.Tag{"Tags": out}, nil
 }
 
-func (s *Service) tagResource(c *call) (any, *apiError) {
+func (s *Service) tagResource(c *call) (any, *awsjson.Error) {
 	var in struct {
 		Tags []awsjson.Tag `json:"Tags"`
 	}
@@ -188,7 +188,7 @@ func (s *Service) tagResource(c *call) (any, *apiError) {
 	return nil, nil
 }
 
-func (s *Service) untagResource(c *call) (any, *apiError) {
+func (s *Service) untagResource(c *call) (any, *awsjson.Error) {
 	keys := c.query["TagKeys"]
 	if len(keys) == 0 {
 		return nil, required("tagKeys")

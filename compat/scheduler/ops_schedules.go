@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 func (c *call) tenantKey() tenantKey {
@@ -13,7 +13,7 @@ func (c *call) tenantKey() tenantKey {
 }
 
 // groupLocked finds a group by name ("" is default).
-func (s *Service) groupLocked(key tenantKey, name string) (*group, *apiError) {
+func (s *Service) groupLocked(key tenantKey, name string) (*group, *awsjson.Error) {
 	if name == "" {
 		name = defaultGroup
 	}
@@ -24,7 +24,7 @@ func (s *Service) groupLocked(key tenantKey, name string) (*group, *apiError) {
 }
 
 // namedGroupLocked finds the group name of the tenant key.
-func (s *Service) namedGroupLocked(key tenantKey, name string) (*group, *apiError) {
+func (s *Service) namedGroupLocked(key tenantKey, name string) (*group, *awsjson.Error) {
 	g, ok := s.tenantLocked(key).groups[name]
 	if !ok {
 		return nil, notFound("Schedule group %s does not exist.", name)
@@ -32,18 +32,18 @@ func (s *Service) namedGroupLocked(key tenantKey, name string) (*group, *apiErro
 	return g, nil
 }
 
-func (s *Service) createSchedule(c *call) (any, *apiError) {
+func (s *Service) createSchedule(c *call) (any, *awsjson.Error) {
 	return s.putSchedule(c, true)
 }
 
-func (s *Service) updateSchedule(c *call) (any, *apiError) {
+func (s *Service) updateSchedule(c *call) (any, *awsjson.Error) {
 	return s.putSchedule(c, false)
 }
 
 // putSchedule creates a schedule, or replaces every setting of one
 // (UpdateSchedule is a full replacement in AWS: members left out go back
 // to their defaults).
-func (s *Service) putSchedule(c *call, create bool) (any, *apiError) {
+func (s *Service) putSchedule(c *call, create bool) (any, *awsjson.Error) {
 	name := c.vars["Name"]
 	if err := checkName("name", name); err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func (s *Service) putSchedule(c *call, create bool) (any, *apiError) {
 	return map[string]string{"ScheduleArn": arn}, nil
 }
 
-func (s *Service) findScheduleLocked(c *call) (*sched, *apiError) {
+func (s *Service) findScheduleLocked(c *call) (*sched, *awsjson.Error) {
 	name := c.vars["Name"]
 	if err := checkName("name", name); err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func (s *Service) findScheduleLocked(c *call) (*sched, *apiError) {
 	return sc, nil
 }
 
-func (s *Service) getSchedule(c *call) (any, *apiError) {
+func (s *Service) getSchedule(c *call) (any, *awsjson.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sc, err := s.findScheduleLocked(c)
@@ -128,7 +128,7 @@ func (s *Service) getSchedule(c *call) (any, *apiError) {
 
 // deleteSchedule stops the schedule; invocations still being retried are
 // dropped with their reason, as the schedule is gone.
-func (s *Service) deleteSchedule(c *call) (any, *apiError) {
+func (s *Service) deleteSchedule(c *call) (any, *awsjson.Error) {
 	s.mu.Lock()
 	sc, err := s.findScheduleLocked(c)
 	if err != nil {
@@ -146,7 +146,7 @@ const maxPageSize = 100
 
 // page reads MaxResults and NextToken: the token is the offset of the next
 // item in the sorted listing.
-func page(c *call) (offset, limit int, err *apiError) {
+func page(c *call) (offset, limit int, err *awsjson.Error) {
 	limit = maxPageSize
 	if v := c.param("MaxResults"); v != "" {
 		n, convErr := strconv.Atoi(v)
@@ -177,7 +177,7 @@ func pageBounds(offset, limit, n int) (from, to int, next *string) {
 	return from, to, next
 }
 
-func (s *Service) listSchedules(c *call) (any, *apiError) {
+func (s *Service) listSchedules(c *call) (any, *awsjson.Error) {
 	offset, limit, err := page(c)
 	if err != nil {
 		return nil, err

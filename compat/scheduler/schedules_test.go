@@ -8,10 +8,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	schedsdk "github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/facetest"
 )
 
 const queue = "arn:aws:sqs:us-east-1:123456789012:jobs"
@@ -38,7 +41,12 @@ func TestAtScheduleFiresOnceWhenTheClockPassesIt(t *testing.T) {
 	if err := json.Unmarshal(msgs[0].Body, &body); err != nil {
 		t.Fatalf("body %s: %v", msgs[0].Body, err)
 	}
-	if body["at"] != "2026-03-01T13:00:00Z" || body["n"] != 1.0 || body["id"] != msgs[0].EventIDs[0] ||
+	// The execution id is the id the journal knows the invocation by.
+	delivered := h.delivered()
+	if len(delivered) != 1 {
+		t.Fatalf("%d deliveries journalled, want 1", len(delivered))
+	}
+	if body["at"] != "2026-03-01T13:00:00Z" || body["n"] != 1.0 || body["id"] != delivered[0].EventIDs[0] ||
 		body["arn"] != "arn:aws:scheduler:us-east-1:123456789012:schedule/default/once" {
 		t.Errorf("context attributes not filled in: %s", msgs[0].Body)
 	}
@@ -152,7 +160,7 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 		attrs[a.Name] = a.Value
 	}
 	want := map[string]string{
-		"ERROR_CODE": "InternalServerException", "EXECUTION_ID": msgs[0].EventIDs[0], "RETRY_ATTEMPTS": "2",
+		"ERROR_CODE": "InternalServerException", "EXECUTION_ID": attempts[0].EventIDs[0], "RETRY_ATTEMPTS": "2",
 		"SCHEDULE_ARN": "arn:aws:scheduler:us-east-1:123456789012:schedule/default/lambda",
 		"TARGET_ARN":   "arn:aws:lambda:us-east-1:123456789012:function:work", "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts",
 	}
@@ -168,22 +176,44 @@ func TestFailingTargetIsRetriedThenDeadLettered(t *testing.T) {
 
 func TestEventBridgeTargetPutsTheEventOnTheBus(t *testing.T) {
 	h := startTest(t)
-	bus := "arn:aws:events:us-east-1:123456789012:event-bus/orders"
+	c := ctx(t)
+	bus := aws.ToString(facetest.Must[*ebsdk.CreateEventBusOutput](t)(h.events.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("orders")})).EventBusArn)
+	if _, err := h.events.PutRule(c, &ebsdk.PutRuleInput{
+		Name: aws.String("ticks"), EventBusName: aws.String("orders"), EventPattern: aws.String(`{"source":["my.app"]}`),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	matched := "arn:aws:sqs:us-east-1:123456789012:ticks"
+	if _, err := h.events.PutTargets(c, &ebsdk.PutTargetsInput{
+		Rule: aws.String("ticks"), EventBusName: aws.String("orders"),
+		Targets: []ebtypes.Target{{Id: aws.String("q"), Arn: aws.String(matched)}},
+	}); err != nil {
+		t.Fatal(err)
+	}
 	h.create("ev", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("rate(1 hour)"),
 		Target: &types.Target{Arn: aws.String(bus), RoleArn: aws.String(role), Input: aws.String(`{"kind":"nightly"}`),
 			EventBridgeParameters: &types.EventBridgeParameters{DetailType: aws.String("Tick"), Source: aws.String("my.app")}},
 	})
 	h.advance(time.Hour)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if len(h.events) != 1 {
-		t.Fatalf("%d events", len(h.events))
+	msgs := h.messages(matched)
+	if len(msgs) != 1 {
+		t.Fatalf("the bus's rule sent %d messages, want 1", len(msgs))
 	}
-	e := h.events[0]
-	if e.arn != bus || e.ev.Source != "my.app" || e.ev.DetailType != "Tick" || string(e.ev.Detail) != `{"kind":"nightly"}` ||
-		e.ev.Account != account || len(e.ev.Resources) != 1 || !strings.HasSuffix(e.ev.Resources[0], "schedule/default/ev") {
-		t.Fatalf("event %+v", e)
+	var ev struct {
+		Source     string          `json:"source"`
+		DetailType string          `json:"detail-type"`
+		Account    string          `json:"account"`
+		Time       time.Time       `json:"time"`
+		Resources  []string        `json:"resources"`
+		Detail     json.RawMessage `json:"detail"`
+	}
+	if err := json.Unmarshal(msgs[0].Body, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Source != "my.app" || ev.DetailType != "Tick" || string(ev.Detail) != `{"kind":"nightly"}` || ev.Account != account ||
+		!ev.Time.Equal(t0.Add(time.Hour)) || len(ev.Resources) != 1 || !strings.HasSuffix(ev.Resources[0], "schedule/default/ev") {
+		t.Fatalf("event on the bus: %s", msgs[0].Body)
 	}
 }
 

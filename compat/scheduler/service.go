@@ -3,65 +3,48 @@ package scheduler
 import (
 	"context"
 	"encoding/json"
-	"io"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"sync"
-	"time"
 
-	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
+	"github.com/gridbridge/gridbridge/compat/aws/frame"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
-// BusEvent is what an EventBridge target puts on a bus: Config.PutEvent
-// turns it into a PutEvents entry from the schedule's account.
-type BusEvent struct {
-	Account, Region    string
-	Source, DetailType string
-	Detail             []byte
-	Resources          []string
-	Time               time.Time
-}
-
-// Errors Config.PutEvent returns; others count as a failed invocation
-// worth retrying.
-var (
-	ErrBusNotFound   = errBus("event bus does not exist")
-	ErrBadEvent      = errBus("the event is not valid")
-	ErrNotAuthorized = errBus("the bus's resource policy does not allow the schedule's account")
-)
-
-type errBus string
-
-func (e errBus) Error() string { return string(e) }
-
 // Config wires the Scheduler face to the rest of GridBridge.
 type Config struct {
 	Engine *engine.Engine
-	// SQS receives SQS targets' messages and dead-letter records: the
-	// sink EventBridge uses (in memory, or --sqs-endpoint).
-	SQS engine.Sink
-	// PutEvent puts an EventBridge target's event on a bus, where the
-	// bus's rules meet it. Nil records EventBridge targets instead.
-	PutEvent func(ctx context.Context, busArn string, ev BusEvent) error
+	// SQS is where SQS targets and dead-letter queues write: GridBridge's
+	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
+	SQS sqssend.Queues
+	// EventBridge is where EventBridge targets put their events: the
+	// EventBridge face's buses, whose rules meet them.
+	EventBridge eventbus.Bus
 	// Jitter spreads retry waits; Seed seeds it and places flexible-window
 	// invocations, so a run can be repeated.
 	Jitter bool
 	Seed   int64
+	// Log receives the panics the request frame catches; nil: discarded.
+	Log *slog.Logger
 }
 
 // Service serves the Scheduler API and runs the schedules.
 type Service struct {
-	engine   *engine.Engine
-	clock    engine.Clock
-	sqs      engine.Sink
-	putEvent func(ctx context.Context, busArn string, ev BusEvent) error
-	jitter   bool
-	seed     int64
+	engine *engine.Engine
+	clock  engine.Clock
+	sqs    sqssend.Queues
+	buses  eventbus.Bus
+	jitter bool
+	seed   int64
+	// api is the AWS request frame every operation is served in.
+	api *frame.API
 
 	mu      sync.Mutex
 	tenants map[tenantKey]*tenant
@@ -72,15 +55,18 @@ type Service struct {
 	routeSeq uint64
 }
 
-// maxRequestBody bounds a request body; a schedule is a few KB at most
-// (Input is limited to 8,192 characters).
+// maxRequestBody bounds a request body. The largest request, a schedule,
+// is a few KiB: its Input is at most 8,192 characters, which JSON escaping
+// can make six bytes each; 1 MiB bounds memory and refuses nothing AWS
+// takes.
 const maxRequestBody = 1 << 20
 
 // New returns the Scheduler face over cfg.Engine.
 func New(cfg Config) *Service {
 	return &Service{
-		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, putEvent: cfg.PutEvent,
+		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, buses: cfg.EventBridge,
 		jitter: cfg.Jitter, seed: cfg.Seed, tenants: make(map[tenantKey]*tenant),
+		api: awsjson.RESTFrame("EventBridge Scheduler", maxRequestBody, cfg.Log, codeValidation, codeInternal),
 	}
 }
 
@@ -134,32 +120,23 @@ type call struct {
 	body   []byte
 }
 
-type operation func(s *Service, c *call) (any, *apiError)
+type operation func(s *Service, c *call) (any, *awsjson.Error)
 
+// handler serves op inside the AWS request frame.
 func (s *Service) handler(op operation) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requestID := uuid.NewString()
-		defer func() {
-			if p := recover(); p != nil {
-				writeError(w, requestID, &apiError{code: codeInternal, message: "GridBridge failed to handle the request.", status: http.StatusInternalServerError})
-			}
-		}()
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
-		if err != nil || len(body) > maxRequestBody {
-			writeError(w, requestID, validation("The request body could not be read or is larger than %d bytes.", maxRequestBody))
-			return
-		}
-		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: body})
+	return s.api.Handler(func(w http.ResponseWriter, req frame.Request) error {
+		r := req.HTTP
+		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: req.Body})
 		if apiErr != nil {
-			writeError(w, requestID, apiErr)
-			return
+			return apiErr
 		}
-		writeResult(w, requestID, result)
+		awsjson.WriteRESTResult(w, req.ID, result)
+		return nil
 	})
 }
 
 // decode reads the JSON body into v; an empty body is an empty object.
-func (c *call) decode(v any) *apiError {
+func (c *call) decode(v any) *awsjson.Error {
 	if len(c.body) == 0 {
 		return nil
 	}

@@ -1,6 +1,6 @@
 package scheduler
 
-import "github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+import "github.com/gridbridge/gridbridge/compat/aws/awsjson"
 
 // The wire shapes of Scheduler's REST-JSON API. Timestamps are epoch
 // seconds, as restJson1 writes them.

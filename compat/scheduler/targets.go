@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -97,81 +99,93 @@ func codeForStatus(status int) string {
 	return errInternal
 }
 
-// destination invokes a schedule's target.
-type destination struct {
-	kind     targetKind
-	arn      string
-	group    string // SqsParameters.MessageGroupId
-	source   string // EventBridgeParameters
-	detail   string
-	account  string
-	region   string
-	sqs      engine.Sink
-	putEvent func(ctx context.Context, busArn string, ev BusEvent) error
-}
-
-func (d *destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
-	it := a.Batch.Items[0]
-	inv := it.Meta.(*invocation)
-	body := inv.render(a.Number)
-	o := engine.Outcome{Destination: d.arn}
-	switch d.kind {
+// destination returns what invokes a schedule's target: SQS's destination
+// for an SQS target, the bus for an EventBridge target, and the journal for
+// the rest.
+func (s *Service) destination(sc *sched, key tenantKey) engine.Destination {
+	t := sc.set.in.Target
+	arn := *t.Arn
+	switch sc.set.kind {
 	case targetSQS:
-		o.Request = &engine.RecordedRequest{Method: "SendMessage", URL: d.arn, Body: []byte(body)}
-		msg := engine.DeadLetter{Destination: d.arn, Body: []byte(body), ContentType: "application/json", EventIDs: []string{it.ID}}
-		if strings.HasSuffix(d.arn, ".fifo") {
-			msg.MessageGroupID, msg.DeduplicationID = d.group, inv.executionID
-		}
-		if err := d.sqs.Write(ctx, msg); err != nil {
-			o.Name, o.Message = sqsFailure(err)
-			return o
+		group := t.MessageGroup()
+		return sqssend.Destination{
+			Queues: s.sqs, QueueArn: arn, Name: sqsFailure,
+			Message: func(a *engine.Attempt, it *engine.Item) sqssend.Message {
+				inv := it.Meta.(*invocation)
+				m := sqssend.Message{Body: []byte(inv.render(a.Number))}
+				if sqssend.IsFIFO(arn) {
+					m.MessageGroupID, m.DeduplicationID = group, inv.executionID
+				}
+				return m
+			},
 		}
 	case targetEventBus:
-		o.Request = &engine.RecordedRequest{Method: "PutEvents", URL: d.arn, Body: []byte(body)}
-		if !isJSONObject(body) {
-			o.Name, o.Message = errValidation, "The Input of an event bus target must be a JSON object: it becomes the event's detail."
-			return o
+		d := &busTarget{arn: arn, account: key.account, buses: s.buses}
+		if p := t.EventBridgeParameters; p != nil {
+			d.source, d.detailType = deref(p.Source), deref(p.DetailType)
 		}
-		if d.putEvent == nil {
-			break
-		}
-		err := d.putEvent(ctx, d.arn, BusEvent{
-			Account: d.account, Region: d.region, Source: d.source, DetailType: d.detail,
-			Detail: []byte(body), Resources: []string{inv.scheduleArn}, Time: inv.scheduled,
-		})
-		switch {
-		case err == nil:
-		case errors.Is(err, ErrBusNotFound):
-			o.Name, o.Message = errNotFound, fmt.Sprintf("Event bus %s does not exist.", d.arn)
-			return o
-		case errors.Is(err, ErrNotAuthorized):
-			o.Name, o.Message = errAccessDenied, fmt.Sprintf("The resource policy of event bus %s does not allow account %s to put events on it.", d.arn, d.account)
-			return o
-		case errors.Is(err, ErrBadEvent):
-			o.Name, o.Message = errValidation, "The event could not be put on the bus: "+err.Error()
-			return o
-		default:
-			o.Name, o.Message = errInternal, "PutEvents failed: "+err.Error()
-			return o
-		}
-	default:
-		// Recorded: the journal keeps the request for the inspection API.
-		o.Request = &engine.RecordedRequest{Method: "Invoke", URL: d.arn, Body: []byte(body)}
+		return d
 	}
-	o.OK = true
-	return o
+	return recorded{arn: arn}
 }
 
-// sqsFailure names an SQS write failure as SQS would, never with the
+// sqsFailure names an SQS send failure as SQS would, never with the
 // sink's internal text.
-func sqsFailure(err error) (code, message string) {
-	switch {
-	case errors.Is(err, engine.ErrDestinationNotFound):
-		return errNonExistentQueue, "The specified queue does not exist."
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, engine.ErrResponseTimeout):
+func sqsFailure(c sqssend.Cause, _ error) (code, message string) {
+	switch c {
+	case sqssend.CauseQueueMissing:
+		return errNonExistentQueue, sqssend.NonExistentQueue
+	case sqssend.CauseTimeout:
 		return errTimeout, "The request to SQS timed out."
 	}
 	return errInternal, "SQS could not be reached or failed to accept the message."
+}
+
+// busTarget puts each invocation's input on an EventBridge bus as the
+// detail of an event from the schedule's account.
+type busTarget struct {
+	arn                string
+	account            string
+	source, detailType string // EventBridgeParameters
+	buses              eventbus.Bus
+}
+
+func (d *busTarget) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
+	inv := a.Batch.Items[0].Meta.(*invocation)
+	body := inv.render(a.Number)
+	o := engine.Outcome{Destination: d.arn, Request: &engine.RecordedRequest{Method: "PutEvents", URL: d.arn, Body: []byte(body)}}
+	if !isJSONObject(body) {
+		o.Name, o.Message = errValidation, "The Input of an event bus target must be a JSON object: it becomes the event's detail."
+		return o
+	}
+	err := d.buses.Inject(ctx, d.arn, eventbus.Event{
+		Account: d.account, Source: d.source, DetailType: d.detailType,
+		Detail: []byte(body), Resources: []string{inv.scheduleArn}, Time: inv.scheduled,
+	})
+	switch {
+	case err == nil:
+		o.OK = true
+	case errors.Is(err, eventbus.ErrBusNotFound):
+		o.Name, o.Message = errNotFound, fmt.Sprintf("Event bus %s does not exist.", d.arn)
+	case errors.Is(err, eventbus.ErrNotAuthorized):
+		o.Name, o.Message = errAccessDenied, fmt.Sprintf("The resource policy of event bus %s does not allow account %s to put events on it.", d.arn, d.account)
+	case errors.Is(err, eventbus.ErrNotAnEvent):
+		o.Name, o.Message = errValidation, "The event could not be put on the bus: "+err.Error()
+	default:
+		o.Name, o.Message = errInternal, "PutEvents failed: "+err.Error()
+	}
+	return o
+}
+
+// recorded stands in for every other target: the attempt succeeds unless a
+// fault says otherwise, and the journal keeps the request for the
+// inspection API.
+type recorded struct{ arn string }
+
+func (d recorded) Deliver(_ context.Context, a *engine.Attempt) engine.Outcome {
+	inv := a.Batch.Items[0].Meta.(*invocation)
+	return engine.Outcome{OK: true, Destination: d.arn,
+		Request: &engine.RecordedRequest{Method: "Invoke", URL: d.arn, Body: []byte(inv.render(a.Number))}}
 }
 
 // isJSONObject reports whether an EventBridge target's Input can be an

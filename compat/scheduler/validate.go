@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
 )
 
 // settings is a schedule's validated configuration.
@@ -34,7 +34,7 @@ const (
 	startDateGrace = 5 * time.Minute
 )
 
-func checkName(member, v string) *apiError {
+func checkName(member, v string) *awsjson.Error {
 	if len(v) < 1 || len(v) > maxNameLength {
 		return validation("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length between 1 and %d", v, member, maxNameLength)
 	}
@@ -46,7 +46,7 @@ func checkName(member, v string) *apiError {
 
 // validateSchedule checks a CreateSchedule or UpdateSchedule body as AWS
 // does and fills in the defaults GetSchedule reports.
-func validateSchedule(in scheduleInput, now time.Time) (settings, *apiError) {
+func validateSchedule(in scheduleInput, now time.Time) (settings, *awsjson.Error) {
 	st := settings{in: in}
 	switch {
 	case in.FlexibleTimeWindow == nil:
@@ -121,7 +121,7 @@ func validateSchedule(in scheduleInput, now time.Time) (settings, *apiError) {
 	return st, nil
 }
 
-func checkWindow(w *flexibleTimeWindow) *apiError {
+func checkWindow(w *flexibleTimeWindow) *awsjson.Error {
 	switch w.Mode {
 	case "OFF":
 		if w.MaximumWindowInMinutes != nil {
@@ -144,7 +144,7 @@ func checkWindow(w *flexibleTimeWindow) *apiError {
 
 // checkEnum checks an enum member: one of allowed, or absent ("") and then
 // set to allowed[0], the default.
-func checkEnum(v *string, member string, allowed ...string) *apiError {
+func checkEnum(v *string, member string, allowed ...string) *awsjson.Error {
 	if *v == "" {
 		*v = allowed[0]
 		return nil
@@ -157,7 +157,7 @@ func checkEnum(v *string, member string, allowed ...string) *apiError {
 
 // enumViolation is the ValidationException for a value of member that is
 // not one of allowed.
-func enumViolation(v, member string, allowed ...string) *apiError {
+func enumViolation(v, member string, allowed ...string) *awsjson.Error {
 	return validation("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]", v, member, strings.Join(allowed, ", "))
 }
 
@@ -166,7 +166,7 @@ var (
 	roleArnPattern = regexp.MustCompile(`^arn:aws(-[a-z]+)?:iam::\d{12}:role/[\w+=,.@/-]+$`)
 )
 
-func checkTarget(t *targetShape) (targetKind, *apiError) {
+func checkTarget(t *targetShape) (targetKind, *awsjson.Error) {
 	arn := *t.Arn
 	if len(arn) < 1 || len(arn) > 1600 {
 		return 0, validation("1 validation error detected: Value at 'target.arn' failed to satisfy constraint: Member must have length between 1 and 1600")
@@ -214,7 +214,7 @@ func checkTarget(t *targetShape) (targetKind, *apiError) {
 	return kind, nil
 }
 
-func checkRetry(p *awsjson.RetryPolicy) (retryLimits, *apiError) {
+func checkRetry(p *awsjson.RetryPolicy) (retryLimits, *awsjson.Error) {
 	lim := retryLimits{maxAttempts: retry.DefaultMaximumRetryAttempts, maxAgeSeconds: retry.DefaultMaximumEventAgeInSeconds}
 	if p == nil {
 		return lim, nil

@@ -7,8 +7,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	schedsdk "github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
-
-	"github.com/gridbridge/gridbridge/compat/scheduler"
 )
 
 func TestStartAndEndDatesBoundARateSchedule(t *testing.T) {
@@ -44,9 +42,6 @@ func TestAtFollowsItsTimeZone(t *testing.T) {
 
 func TestMissingBusIsNotRetriedAndDeadLettered(t *testing.T) {
 	h := startTest(t)
-	h.mu.Lock()
-	h.busErr = scheduler.ErrBusNotFound
-	h.mu.Unlock()
 	dlq := "arn:aws:sqs:us-east-1:123456789012:bus-dlq"
 	h.create("nobus", schedsdk.CreateScheduleInput{
 		ScheduleExpression: aws.String("at(2026-03-01T12:05:00)"),

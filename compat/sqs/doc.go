@@ -10,9 +10,15 @@
 //     (X-Amz-Target: AmazonSQS.*, current SDKs) and the query protocol
 //     (form bodies with Action=, older SDKs such as boto3 1.26) on POST / and
 //     on queue URLs <base>/<account>/<queue>.
-//   - the sink (sink.go) lets EventBridge targets and dead-letter queues write
-//     into the same queues the API shows; a queue that was never created is
-//     created on the first write and tagged so (see AutoCreatedTag).
+//   - the sink (sink.go) lets the SQS targets and dead-letter queues of
+//     EventBridge, bus v2 and Scheduler write into the same queues the API
+//     shows; a queue that was never created is created on the first write
+//     and tagged so (see AutoCreatedTag).
+//
+// New builds the face the emulator mounts: these queues, or, with
+// --sqs-endpoint, the queues of that SQS server, which the faces then write
+// to through the SQS SDK (compat/aws/sqssink) and GridBridge serves no SQS
+// API of its own.
 //
 // Long polling (WaitTimeSeconds) waits in real time, like a namespace
 // receive: it is the client's own wait, not cloud time.

@@ -32,8 +32,9 @@ func newHarness(t testing.TB) *harness {
 	t.Helper()
 	h := &harness{}
 	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
-		h.store = sqs.NewStore(env.Clock)
-		sqs.New(h.store).Register(env.Router)
+		svc := sqs.New(sqs.Config{Clock: env.Clock})
+		h.store = svc.Store()
+		svc.Register(env.Router)
 	})
 	h.client = h.clientFor(account, region)
 	return h

@@ -5,35 +5,75 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/frame"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
+	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
 
-// Service serves the SQS API over a Store.
-type Service struct {
-	store *Store
+// Config is what the emulator hands the SQS face.
+type Config struct {
+	// Clock is the emulator clock the queues keep time on.
+	Clock engine.Clock
+	// Endpoint is --sqs-endpoint: when set, the AWS faces' SQS targets and
+	// dead-letter queues write to that SQS server through the SQS SDK, and
+	// GridBridge serves no SQS of its own. Empty: GridBridge's own queues
+	// take the writes and the SQS API serves them (D-SINKS).
+	Endpoint string
+	// Log receives the panics the request frame catches; nil: discarded.
+	Log *slog.Logger
 }
 
-// New returns the SQS API over store.
-func New(store *Store) *Service { return &Service{store: store} }
+// Service is the SQS the AWS faces write to: GridBridge's own queues and
+// the SQS API over them, or a real SQS server at Config.Endpoint.
+type Service struct {
+	store    *Store         // nil with an endpoint
+	queues   sqssend.Queues // what targets and dead-letter queues write to
+	endpoint string
+	// handler is the API behind the AWS request frame.
+	handler http.Handler
+}
 
-// Store returns the queues the API serves.
+// New returns the SQS face: its own empty store, or the endpoint's queues.
+func New(cfg Config) *Service {
+	if cfg.Endpoint != "" {
+		return &Service{queues: sqssink.New(cfg.Endpoint).Batching(), endpoint: cfg.Endpoint}
+	}
+	s := &Service{store: NewStore(cfg.Clock)}
+	s.queues, s.handler = s.store, newFrame(cfg.Log).Handler(s.serve)
+	return s
+}
+
+// Store returns GridBridge's own queues, nil with an endpoint.
 func (s *Service) Store() *Store { return s.store }
 
-// maxRequestBody bounds a request: a 256 KiB batch, query-encoded (which
-// can make a byte of UTF-8 three characters), and framing.
+// Queues returns where the AWS faces' SQS targets and dead-letter queues
+// write: the store, or the endpoint's SQS server.
+func (s *Service) Queues() sqssend.Queues { return s.queues }
+
+// maxRequestBody bounds a request. The largest, a message or a batch, may
+// carry 1 MiB (AWS's limit since 2025); query-encoded, a byte can take three
+// characters, and the framing comes on top: 4 MiB leaves room for both.
 const maxRequestBody = 4 << 20
 
 // Register mounts the API on r: POST / with X-Amz-Target: AmazonSQS.* (JSON
 // protocol) or with a form body or query string naming an Action (query
-// protocol), and queue URLs /<account>/<queue> in either protocol.
+// protocol), and queue URLs /<account>/<queue> in either protocol. With an
+// endpoint it mounts nothing: clients use that server.
 func (s *Service) Register(r *mux.Router) {
+	if s.store == nil {
+		return
+	}
 	r.Methods(http.MethodPost).Path("/").HeadersRegexp("X-Amz-Target", `^AmazonSQS\.`).Handler(s)
 	r.Methods(http.MethodPost, http.MethodGet).Path("/").MatcherFunc(isQueryRequest).Handler(s)
 	r.Methods(http.MethodPost, http.MethodGet).Path("/{account:[0-9]{12}}/{queue:[A-Za-z0-9_.-]+}").Handler(s)
@@ -61,13 +101,17 @@ func isQueryRequest(r *http.Request, _ *mux.RouteMatch) bool {
 	return err == nil && form.Get("Action") != ""
 }
 
-// Reset deletes every queue.
-func (s *Service) Reset() { s.store.Reset() }
+// Reset deletes every queue of the store; a real server's queues are its own.
+func (s *Service) Reset() {
+	if s.store != nil {
+		s.store.Reset()
+	}
+}
 
 // call is one API request on its way through an operation.
 type call struct {
 	ctx    context.Context
-	caller caller
+	caller awsjson.Caller
 	// base is the scheme and host queue URLs are built on.
 	base string
 	// pathQueue is the queue named by a request sent to a queue URL.
@@ -75,41 +119,49 @@ type call struct {
 	decode                 func(v any) error
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	requestID := uuid.NewString()
-	target := r.Header.Get("X-Amz-Target")
-	jsonProtocol := strings.HasPrefix(target, "AmazonSQS.")
-	fail := func(e *apiError) {
-		if jsonProtocol {
-			writeJSONError(w, requestID, e)
-		} else {
-			writeQueryError(w, requestID, e)
-		}
+// ServeHTTP implements http.Handler: every request goes through the AWS
+// request frame.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// isJSONProtocol reports whether r speaks the JSON protocol; the rest speak
+// the query protocol.
+func isJSONProtocol(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
+}
+
+// newFrame is SQS's request frame: its refusals in SQS's codes, answered in
+// the protocol the request speaks.
+func newFrame(log *slog.Logger) *frame.API {
+	invalid := func(msg string) error { return errInvalidParameter("%s", msg) }
+	return &frame.API{
+		Name: "SQS", MaxBody: maxRequestBody, Log: log, Unreadable: invalid, TooLarge: invalid,
+		Internal: func(msg string) error { return errInternal("%s", msg) },
+		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
+			e, ok := err.(*apiError)
+			if !ok {
+				e = errInternal("%v", err)
+			}
+			if isJSONProtocol(req.HTTP) {
+				writeJSONError(w, req.ID, e)
+			} else {
+				writeQueryError(w, req.ID, e)
+			}
+		},
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			fail(errInternal("GridBridge failed to handle the request."))
-		}
-	}()
+}
+
+// serve runs the action the request names, if the request is signed.
+func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
+	r, body := req.HTTP, req.Body
 	if !signed(r) {
-		fail(errMissingAuthentication())
-		return
+		return errMissingAuthentication()
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
-	if err != nil {
-		fail(errInvalidParameter("The request body could not be read."))
-		return
-	}
-	if len(body) > maxRequestBody {
-		fail(errInvalidParameter("The request body is larger than GridBridge accepts (%d bytes).", maxRequestBody))
-		return
-	}
+	jsonProtocol := isJSONProtocol(r)
 	vars := mux.Vars(r)
-	c := &call{ctx: r.Context(), caller: callerOf(r), base: baseURL(r), pathAccount: vars["account"], pathQueue: vars["queue"]}
+	c := &call{ctx: r.Context(), caller: awsjson.CallerOf(r), base: baseURL(r), pathAccount: vars["account"], pathQueue: vars["queue"]}
 	var action string
 	if jsonProtocol {
-		action = strings.TrimPrefix(target, "AmazonSQS.")
+		action = strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
 		c.decode = func(v any) error {
 			if len(bytes.TrimSpace(body)) == 0 {
 				return nil
@@ -124,8 +176,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if len(body) > 0 {
 			bodyForm, err := url.ParseQuery(string(body))
 			if err != nil {
-				fail(errInvalidParameter("The request body is not a valid form: %v", err))
-				return
+				return errInvalidParameter("The request body is not a valid form: %v", err)
 			}
 			for k, v := range bodyForm {
 				form[k] = v
@@ -137,26 +188,20 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	op, ok := operations[action]
 	if !ok {
 		if jsonProtocol {
-			fail(errUnknownOperation(action))
-		} else {
-			fail(errInvalidAction(action))
+			return errUnknownOperation(action)
 		}
-		return
+		return errInvalidAction(action)
 	}
 	result, err := op(s, c)
 	if err != nil {
-		e, ok := err.(*apiError)
-		if !ok {
-			e = errInternal("%v", err)
-		}
-		fail(e)
-		return
+		return err
 	}
 	if jsonProtocol {
-		writeJSONResult(w, requestID, result)
+		writeJSONResult(w, req.ID, result)
 	} else {
-		writeQueryResult(w, action, requestID, result)
+		writeQueryResult(w, action, req.ID, result)
 	}
+	return nil
 }
 
 // operations maps each action to its implementation: first those that
@@ -229,41 +274,4 @@ func parseQueueURL(raw string) (account, name string, ok bool) {
 		return "", "", false
 	}
 	return parts[len(parts)-2], parts[len(parts)-1], true
-}
-
-// caller is who sent a request: the account that owns the queues it touches
-// and their region.
-type caller struct {
-	Account, Region string
-}
-
-const (
-	defaultAccount = "000000000000"
-	defaultRegion  = "us-east-1"
-)
-
-// callerOf reads the caller from the SigV4 credential scope, which GridBridge
-// never verifies: a twelve-digit access key id is taken as the account (the
-// convention local AWS emulators share, and the one the EventBridge face
-// uses), the scope's region as the region.
-func callerOf(r *http.Request) caller {
-	c := caller{Account: defaultAccount, Region: defaultRegion}
-	auth := r.Header.Get("Authorization")
-	scope := ""
-	if i := strings.Index(auth, "Credential="); i >= 0 {
-		scope = auth[i+len("Credential="):]
-		if j := strings.IndexAny(scope, ", "); j >= 0 {
-			scope = scope[:j]
-		}
-	} else {
-		scope = r.URL.Query().Get("X-Amz-Credential")
-	}
-	parts := strings.Split(scope, "/")
-	if len(parts[0]) == 12 && strings.Trim(parts[0], "0123456789") == "" {
-		c.Account = parts[0]
-	}
-	if len(parts) == 5 && parts[2] != "" {
-		c.Region = parts[2]
-	}
-	return c
 }

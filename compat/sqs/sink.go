@@ -10,10 +10,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-var _ engine.Sink = (*Store)(nil)
+var _ sqssend.Queues = (*Store)(nil)
 
 // defaultMessageGroupID is the group of a FIFO write that names none, as the
 // SQS dead-letter sink does for a real server.
@@ -22,8 +23,8 @@ const defaultMessageGroupID = "dead-letters"
 // senderID is the SenderId of messages GridBridge itself writes.
 const senderID = "AIDAGRIDBRIDGEEMULATOR"
 
-// Write implements engine.Sink: EventBridge targets and dead-letter queues
-// send here. The queue is dl.Destination, an SQS queue ARN. A queue that
+// Send implements sqssend.Queues: the AWS faces' SQS targets and dead-letter
+// queues send here. The queue is m.QueueArn, an SQS queue ARN. A queue that
 // does not exist is created, standard or FIFO by its name, and tagged with
 // AutoCreatedTag: tests need not create every queue a rule names (AWS would
 // fail the target with a resource error instead). A FIFO write without a
@@ -33,30 +34,30 @@ const senderID = "AIDAGRIDBRIDGEEMULATOR"
 // A malformed ARN, or a message SQS would refuse (too large, bad
 // characters), fails with engine.ErrDestinationNotFound: retrying cannot
 // help.
-func (s *Store) Write(_ context.Context, dl engine.DeadLetter) error {
-	k, err := parseQueueARN(dl.Destination)
+func (s *Store) Send(_ context.Context, m sqssend.Message) error {
+	k, err := parseQueueARN(m.QueueArn)
 	if err != nil {
 		return fmt.Errorf("sqs: %w: %w", err, engine.ErrDestinationNotFound)
 	}
 	q := s.queue(k)
 	if q == nil {
 		if q, err = s.createQueue(k, nil, nil, true); err != nil {
-			return fmt.Errorf("sqs: creating %s: %w: %w", dl.Destination, err, engine.ErrDestinationNotFound)
+			return fmt.Errorf("sqs: creating %s: %w: %w", m.QueueArn, err, engine.ErrDestinationNotFound)
 		}
 	}
-	in := sendInput{body: string(dl.Body), attrs: toAttributeValues(dl.Attributes), senderID: senderID}
+	in := sendInput{body: string(m.Body), attrs: toAttributeValues(m.Attributes), senderID: senderID}
 	if q.fifo() {
-		in.group = cmp.Or(dl.MessageGroupID, defaultMessageGroupID)
-		in.dedupID = dl.DeduplicationID
+		in.group = cmp.Or(m.MessageGroupID, defaultMessageGroupID)
+		in.dedupID = m.DeduplicationID
 		if in.dedupID == "" {
-			sum := sha256.Sum256(dl.Body)
+			sum := sha256.Sum256(m.Body)
 			in.dedupID = hex.EncodeToString(sum[:])
 		}
 	}
 	if _, err := q.send(in); err != nil {
 		var apiErr *apiError
 		if errors.As(err, &apiErr) {
-			return fmt.Errorf("sqs: %s refused the message: %w: %w", dl.Destination, err, engine.ErrDestinationNotFound)
+			return fmt.Errorf("sqs: %s refused the message: %w: %w", m.QueueArn, err, engine.ErrDestinationNotFound)
 		}
 		return err
 	}
@@ -99,7 +100,7 @@ func toEngineAttributes(attrs map[string]AttributeValue) []engine.Attribute {
 
 // Messages returns the messages a queue holds (visible, in flight or
 // delayed), oldest first, leaving them there. It serves /_emulator/sqs.
-func (s *Store) Messages(queueArn string) []engine.DeadLetter {
+func (s *Store) Messages(queueArn string) []sqssend.Message {
 	q := s.queueByARN(queueArn)
 	if q == nil {
 		return nil
@@ -111,10 +112,10 @@ func (s *Store) Messages(queueArn string) []engine.DeadLetter {
 	}
 	q.mu.Unlock()
 	sort.Slice(msgs, func(i, j int) bool { return msgs[i].seq < msgs[j].seq })
-	out := make([]engine.DeadLetter, len(msgs))
+	out := make([]sqssend.Message, len(msgs))
 	for i, m := range msgs {
-		out[i] = engine.DeadLetter{
-			Destination: queueArn, Body: []byte(m.body), ContentType: "application/json",
+		out[i] = sqssend.Message{
+			QueueArn: queueArn, Body: []byte(m.body),
 			Attributes: toEngineAttributes(m.attrs), MessageGroupID: m.group, DeduplicationID: m.dedupID,
 		}
 	}
@@ -122,7 +123,7 @@ func (s *Store) Messages(queueArn string) []engine.DeadLetter {
 }
 
 // Receive deletes and returns every message of a queue, oldest first.
-func (s *Store) Receive(queueArn string) []engine.DeadLetter {
+func (s *Store) Receive(queueArn string) []sqssend.Message {
 	out := s.Messages(queueArn)
 	if q := s.queueByARN(queueArn); q != nil {
 		q.purge()
@@ -142,7 +143,7 @@ func (s *Store) Queues() []string {
 
 // WaitFor blocks until queueArn holds at least n messages or ctx ends, and
 // returns the messages it holds then.
-func (s *Store) WaitFor(ctx context.Context, queueArn string, n int) ([]engine.DeadLetter, error) {
+func (s *Store) WaitFor(ctx context.Context, queueArn string, n int) ([]sqssend.Message, error) {
 	for {
 		s.mu.RLock()
 		created := s.created

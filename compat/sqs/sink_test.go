@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -16,7 +17,7 @@ func TestSinkWritesCreateTheQueueTheAPIShows(t *testing.T) {
 	h := startTest(t)
 	arn := "arn:aws:sqs:us-east-1:" + account + ":targets.fifo"
 	for _, id := range []string{"e1", "e1", "e2"} { // e1 twice: a retried send is a duplicate
-		if err := h.store.Write(context.Background(), engine.DeadLetter{Destination: arn, Body: []byte(`{"id":"` + id + `"}`),
+		if err := h.store.Send(context.Background(), sqssend.Message{QueueArn: arn, Body: []byte(`{"id":"` + id + `"}`),
 			DeduplicationID: id, Attributes: []engine.Attribute{{Name: "ERROR_CODE", Type: "String", Value: "x"}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func TestSinkWritesCreateTheQueueTheAPIShows(t *testing.T) {
 	if got, err := h.store.WaitFor(ctx(t), arn, 2); err != nil || len(got) != 2 {
 		t.Fatalf("WaitFor = %d, %v", len(got), err)
 	}
-	err = h.store.Write(context.Background(), engine.DeadLetter{Destination: "arn:aws:sqs:us-east-1:bad"})
+	err = h.store.Send(context.Background(), sqssend.Message{QueueArn: "arn:aws:sqs:us-east-1:bad"})
 	if !errors.Is(err, engine.ErrDestinationNotFound) {
 		t.Fatalf("bad ARN: %v", err)
 	}
@@ -53,7 +54,7 @@ func TestWaitForWaitsForAQueueNotYetCreated(t *testing.T) {
 		got, _ := h.store.WaitFor(ctx(t), arn, 1)
 		done <- len(got)
 	}()
-	if err := h.store.Write(context.Background(), engine.DeadLetter{Destination: arn, Body: []byte("x")}); err != nil {
+	if err := h.store.Send(context.Background(), sqssend.Message{QueueArn: arn, Body: []byte("x")}); err != nil {
 		t.Fatal(err)
 	}
 	if n := <-done; n != 1 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 )
 
 func (s *Service) createEventBus(sc scope, in *createEventBusInput) (eventBusShape, error) {

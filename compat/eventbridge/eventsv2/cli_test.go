@@ -176,10 +176,7 @@ func TestEB_D2_EB12_AWSCLIRunsSeedRedriveCommand(t *testing.T) {
 
 	h.settle()
 	var replayed []string
-	for _, dl := range h.memory.List() {
-		if dl.Destination != "arn:aws:sqs:us-east-1:111122223333:large-orders" {
-			continue
-		}
+	for _, dl := range h.store.Messages("arn:aws:sqs:us-east-1:111122223333:large-orders") {
 		attrs := map[string]string{}
 		for _, a := range dl.Attributes {
 			attrs[a.Name] = a.Value

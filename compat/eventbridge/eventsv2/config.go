@@ -3,7 +3,7 @@ package eventsv2
 import (
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
 )

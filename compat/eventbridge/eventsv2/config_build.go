@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/transform"
 )

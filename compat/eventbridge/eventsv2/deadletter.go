@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -53,26 +54,11 @@ const (
 	AttrExhaustedRetryCondition = "EXHAUSTED_RETRY_CONDITION"
 )
 
-// Waits between failed writes of a record. EB-11 says a record that cannot
-// be written is lost and counted; GridBridge first retries a transient
-// failure (the queue server briefly unreachable) on this schedule, then
-// gives up. A queue that does not exist is given up at once.
-func deadLetterRetryAfter(n int, _ time.Duration) (time.Duration, bool) {
-	waits := [...]time.Duration{time.Second, 5 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute}
-	if n < 1 || n > len(waits) {
-		return 0, false
-	}
-	return waits[n-1], true
-}
-
-// maxDeadLetterWrites is how many failed writes deadLetterRetryAfter allows.
-const maxDeadLetterWrites = 5
-
 // buildDeadLetters is the engine's Build hook: called once when a batch is
 // given up. With a dead-letter queue it returns the one record of the
 // batch; without one the events are dropped, journalled and counted as
 // EventsDropped (EB-1, D-DROP).
-func (sub *subscriber) buildDeadLetters(b *engine.Batch, reason string, now time.Time) ([]engine.DeadLetter, error) {
+func (sub *subscriber) buildDeadLetters(b *engine.Batch, reason string, now time.Time) ([]sqssend.Message, error) {
 	cfg := sub.config()
 	state := sub.tracker.finish(b)
 	if cfg.deadLetterArn == "" {
@@ -90,22 +76,21 @@ func (sub *subscriber) buildDeadLetters(b *engine.Batch, reason string, now time
 		return nil, err
 	}
 	key := sub.svc.newID(IDKindRecord)
-	dl := engine.DeadLetter{
-		Destination:     cfg.deadLetterArn,
+	dl := sqssend.Message{
+		QueueArn:        cfg.deadLetterArn,
 		Body:            body,
-		ContentType:     "application/json",
 		Attributes:      recordAttributes(rec),
 		DeduplicationID: key,
 		EventIDs:        b.EventIDs(),
 	}
-	if isFIFOQueueARN(cfg.deadLetterArn) {
+	if sqssend.IsFIFO(cfg.deadLetterArn) {
 		// EB-10: one group's records stay in order. A FIFO subscriber's
 		// batch holds one group; an event without a group is its own.
 		first := deliveryOf(b.Items[0]).event
 		dl.MessageGroupID = cmp.Or(first.groupID, first.id)
 	}
 	sub.tracker.recordPending(key, b.Items)
-	return []engine.DeadLetter{dl}, nil
+	return []sqssend.Message{dl}, nil
 }
 
 // record writes the record of a batch given up for reason.
@@ -154,17 +139,17 @@ func recordAttributes(rec DeadLetterRecord) []engine.Attribute {
 	}
 }
 
-// deadLetterSink writes a subscriber's records through Config.SQS and sees
-// how each write ends: written, or lost (OnFailureDestinationFailed, EB-11).
+// recordQueues sends a subscriber's records through Config.SQS and sees how
+// each write ends: written, or lost (OnFailureDestinationFailed, EB-11).
 // Either way the record's FIFO group may go on.
-type deadLetterSink struct{ sub *subscriber }
+type recordQueues struct{ sub *subscriber }
 
-var _ engine.Sink = deadLetterSink{}
+var _ sqssend.Queues = recordQueues{}
 
-// Write implements engine.Sink.
-func (w deadLetterSink) Write(ctx context.Context, dl engine.DeadLetter) error {
+// Send implements sqssend.Queues.
+func (w recordQueues) Send(ctx context.Context, dl sqssend.Message) error {
 	sub := w.sub
-	err := sub.svc.sqs.Write(ctx, dl)
+	err := sub.svc.sqs.Send(ctx, dl)
 	over := true
 	switch {
 	case err == nil:
@@ -172,8 +157,8 @@ func (w deadLetterSink) Write(ctx context.Context, dl engine.DeadLetter) error {
 	case errors.Is(err, engine.ErrDestinationNotFound):
 		sub.counts.onFailureFailed.Add(1)
 	default:
-		// The engine asks deadLetterRetryAfter next, with this same count.
-		if sub.tracker.recordWriteFailed(dl.DeduplicationID) > maxDeadLetterWrites {
+		// The engine tries the write again, up to MaxDeadLetterWrites times.
+		if sub.tracker.recordWriteFailed(dl.DeduplicationID) > sqssend.MaxDeadLetterWrites {
 			sub.counts.onFailureFailed.Add(1)
 		} else {
 			over = false

@@ -157,8 +157,8 @@ func TestEB1_NoDeadLetterQueueDropsAndCounts(t *testing.T) {
 	if got := h.metrics(sub.SubscriberArn); got.EventsDropped != 2 || got.DeadLetterRecords != 0 {
 		t.Fatalf("metrics = %+v", got)
 	}
-	if len(h.memory.List()) != 0 {
-		t.Fatal("a record was written without a queue")
+	if queues := h.store.Queues(); len(queues) != 0 {
+		t.Fatalf("a record was written without a queue: %v", queues)
 	}
 }
 

@@ -2,6 +2,7 @@ package eventsv2
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 )
@@ -26,25 +29,31 @@ type harness struct {
 	clock  *engine.VirtualClock
 	engine *engine.Engine
 	svc    *Service
-	memory *engine.MemorySink // the SQS sink unless the test gave one
+	store  *sqs.Store // GridBridge's own SQS; nil with an SQS endpoint
 	api    *apiClient
 }
 
 type harnessOptions struct {
-	sqs    engine.Sink
-	settle time.Duration
-	newID  func(kind string) string
-	jitter bool
+	// sqsEndpoint is --sqs-endpoint: targets and records go to that
+	// server instead of GridBridge's own SQS.
+	sqsEndpoint string
+	// wrapSQS, when set, stands between the service and SQS: a queue
+	// server that fails as the test needs.
+	wrapSQS func(sqssend.Queues) sqssend.Queues
+	settle  time.Duration
+	newID   func(kind string) string
+	jitter  bool
 }
 
 func newHarness(t *testing.T, opts harnessOptions) *harness {
 	t.Helper()
 	env := facetest.New(t, facetest.Options{Start: t0, Settle: cmp.Or(opts.settle, 2*time.Second)})
 	h := &harness{t: t, env: env, clock: env.Clock, engine: env.Engine}
-	sink := opts.sqs
-	if sink == nil {
-		h.memory = engine.NewMemorySink()
-		sink = h.memory
+	queues := sqs.New(sqs.Config{Clock: env.Clock, Endpoint: opts.sqsEndpoint})
+	h.store = queues.Store()
+	sink := queues.Queues()
+	if opts.wrapSQS != nil {
+		sink = opts.wrapSQS(sink)
 	}
 	h.svc = New(Config{Engine: env.Engine, SQS: sink, Jitter: opts.jitter, Seed: 7, NewID: opts.newID})
 	h.svc.Register(env.Router)
@@ -176,15 +185,13 @@ func (h *harness) metrics(subscriberArn string) SubscriberMetrics {
 	return SubscriberMetrics{}
 }
 
-// records decodes the dead letters the in-memory sink holds for queueArn.
-func (h *harness) records(queueArn string) ([]DeadLetterRecord, []engine.DeadLetter) {
+// records decodes the dead-letter records queueArn holds in GridBridge's
+// own SQS.
+func (h *harness) records(queueArn string) ([]DeadLetterRecord, []sqssend.Message) {
 	h.t.Helper()
 	var recs []DeadLetterRecord
-	var letters []engine.DeadLetter
-	for _, dl := range h.memory.List() {
-		if dl.Destination != queueArn {
-			continue
-		}
+	var letters []sqssend.Message
+	for _, dl := range h.store.Messages(queueArn) {
 		var r DeadLetterRecord
 		if err := json.Unmarshal(dl.Body, &r); err != nil {
 			h.t.Fatalf("record is not JSON: %v: %s", err, dl.Body)
@@ -194,6 +201,11 @@ func (h *harness) records(queueArn string) ([]DeadLetterRecord, []engine.DeadLet
 	}
 	return recs, letters
 }
+
+// queuesFunc is a queue server a test writes in a function.
+type queuesFunc func(ctx context.Context, m sqssend.Message) error
+
+func (f queuesFunc) Send(ctx context.Context, m sqssend.Message) error { return f(ctx, m) }
 
 // ---- a programmable HTTP target
 

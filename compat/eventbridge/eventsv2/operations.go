@@ -2,18 +2,19 @@ package eventsv2
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"reflect"
 	"strings"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/v2model"
 )
 
 // maxRequestBody bounds what one API request may send. PutEvents, the
-// largest, is limited to 256 KiB of entries; the rest is JSON framing.
-const maxRequestBody = 1 << 20
+// largest, is the classic API's request, and bounded alike: up to 1 MiB of
+// entries as AWS counts them, JSON-escaped, and the framing.
+const maxRequestBody = 4 << 20
 
 // operation is one API operation: how to decode its input and run it.
 type operation struct {
@@ -63,37 +64,21 @@ func findOperation(name string) (operation, bool) {
 	return operation{}, false
 }
 
-// serveAPI answers one AWS JSON 1.1 request. Whatever the request holds, the
-// answer is a result or a 4xx error in EventBridge's shape; a 5xx means a
-// GridBridge bug.
-func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
-	requestID := s.newID(IDKindRequest)
-	defer func() {
-		if v := recover(); v != nil {
-			awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeInternal, fmt.Sprintf("GridBridge failed on this request (a bug worth reporting): %v", v)))
-		}
-	}()
-	name := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), v2model.TargetPrefix+".")
+// serve answers one AWS JSON 1.1 request, inside the AWS request frame.
+// Whatever the request holds, the answer is a result or a 4xx error in
+// EventBridge's shape; a 5xx means a GridBridge bug.
+func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
+	name := strings.TrimPrefix(req.HTTP.Header.Get("X-Amz-Target"), v2model.TargetPrefix+".")
 	o, ok := findOperation(name)
 	if !ok {
-		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeUnknownOperation,
-			fmt.Sprintf("Operation %s is not part of the EventBridge v2 API (%s.<Operation>).", name, v2model.TargetPrefix)))
-		return
+		return awsjson.NewError(awsjson.CodeUnknownOperation,
+			fmt.Sprintf("Operation %s is not part of the EventBridge v2 API (%s.<Operation>).", name, v2model.TargetPrefix))
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	caller := awsjson.CallerOf(req.HTTP)
+	out, err := o.run(s, scope{account: caller.Account, region: caller.Region}, req.Body)
 	if err != nil {
-		awsjson.WriteError(w, requestID, awsjson.NewError(awsjson.CodeSerialization, "The request body could not be read: "+err.Error()))
-		return
+		return err
 	}
-	if len(body) > maxRequestBody {
-		awsjson.WriteError(w, requestID, awsjson.Validation("The request body is larger than %d bytes.", maxRequestBody))
-		return
-	}
-	caller := awsjson.CallerOf(r)
-	out, err := o.run(s, scope{account: caller.Account, region: caller.Region}, body)
-	if err != nil {
-		awsjson.WriteError(w, requestID, err)
-		return
-	}
-	awsjson.WriteResult(w, requestID, out)
+	awsjson.WriteResult(w, req.ID, out)
+	return nil
 }

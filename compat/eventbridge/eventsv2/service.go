@@ -1,6 +1,7 @@
 package eventsv2
 
 import (
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/v2model"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -16,12 +19,11 @@ import (
 // Config wires a Service to the rest of GridBridge.
 type Config struct {
 	// Engine delivers, retries and journals; its clock is the service's
-	// clock. Nil means a private engine on the real clock.
+	// clock.
 	Engine *engine.Engine
-	// SQS writes to SQS queues: the messages of SQS targets and the
-	// dead-letter records (an sqssink.Sink for a real SQS server). Nil means
-	// an in-memory engine.MemorySink.
-	SQS engine.Sink
+	// SQS is where SQS targets and dead-letter records write: GridBridge's
+	// own SQS, or the server at --sqs-endpoint (compat/sqs's Queues).
+	SQS sqssend.Queues
 	// HTTPClient calls targets that are http(s) URLs. Nil means a client
 	// without a timeout of its own: InvocationTimeoutSeconds bounds each call
 	// on the emulator clock.
@@ -35,6 +37,8 @@ type Config struct {
 	// constants). Nil means random ids. Tests set it to get known ARNs, e.g.
 	// the seed's arn:aws:events:…:event-busv2/orders/EXAMPLE1234567890abcdef.
 	NewID func(kind string) string
+	// Log receives the panics the request frame catches; nil: discarded.
+	Log *slog.Logger
 }
 
 // Kinds of generated ids, for Config.NewID.
@@ -52,11 +56,13 @@ const (
 type Service struct {
 	engine     *engine.Engine
 	clock      engine.Clock
-	sqs        engine.Sink
+	sqs        sqssend.Queues
 	httpClient *http.Client
 	jitter     bool
 	seed       int64
 	newIDFunc  func(kind string) string
+	// handler is the API behind the AWS request frame.
+	handler http.Handler
 
 	mu     sync.Mutex
 	scopes map[scope]*scopeState
@@ -79,16 +85,13 @@ func New(cfg Config) *Service {
 		newIDFunc:  cfg.NewID,
 		scopes:     make(map[scope]*scopeState),
 	}
-	if s.engine == nil {
-		s.engine = engine.New(engine.NewRealClock(), engine.NewJournal(0))
-	}
-	if s.sqs == nil {
-		s.sqs = engine.NewMemorySink()
-	}
 	if s.httpClient == nil {
 		s.httpClient = &http.Client{}
 	}
 	s.clock = s.engine.Clock()
+	api := awsjson.Frame("EventBridge buses v2", maxRequestBody, cfg.Log)
+	api.NewID = func() string { return s.newID(IDKindRequest) }
+	s.handler = api.Handler(s.serve)
 	return s
 }
 
@@ -99,7 +102,7 @@ func New(cfg Config) *Service {
 func (s *Service) Register(r *mux.Router) {
 	r.Methods(http.MethodPost).Path("/").
 		HeadersRegexp("X-Amz-Target", `^`+regexp.QuoteMeta(v2model.TargetPrefix+".")).
-		HandlerFunc(s.serveAPI)
+		Handler(s.handler)
 }
 
 // Reset deletes every bus and subscriber. What subscribers still held is

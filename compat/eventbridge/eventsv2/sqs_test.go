@@ -17,16 +17,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/sqssink"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 )
 
 // sqsEnv is the real SQS server ./scripts/test.sh starts: GridBridge writes
-// through sqssink, the test reads with the official SDK.
+// there as with --sqs-endpoint, the test reads with the official SDK.
 type sqsEnv struct {
-	client *sqs.Client
-	sink   *sqssink.Sink
+	client   *sqs.Client
+	endpoint string
 }
 
 // newSQSHarness opens a test against the real SQS server: it marks the
@@ -35,7 +35,7 @@ type sqsEnv struct {
 func newSQSHarness(t *testing.T) (env *sqsEnv, h *harness, bus string) {
 	t.Parallel()
 	env = newSQSEnv(t)
-	h = newHarness(t, harnessOptions{sqs: env.sink})
+	h = newHarness(t, harnessOptions{sqsEndpoint: env.endpoint})
 	return env, h, h.createBus("orders")
 }
 
@@ -47,7 +47,7 @@ func newSQSEnv(t *testing.T) *sqsEnv {
 			BaseEndpoint: aws.String(ep), Region: "us-east-1",
 			Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""),
 		}),
-		sink: sqssink.New(ep),
+		endpoint: ep,
 	}
 }
 
@@ -366,13 +366,15 @@ func TestEB4_BlockedGroupOnRealFIFOQueue(t *testing.T) {
 	refuseA.Store(true)
 	// The queue server refuses group A's messages (as an outage of one
 	// partition would) and stores everything else.
-	sink := engine.SinkFunc(func(ctx context.Context, dl engine.DeadLetter) error {
-		if dl.Destination == targetArn && dl.MessageGroupID == "A" && refuseA.Load() {
-			return errors.New("service unavailable")
-		}
-		return env.sink.Write(ctx, dl)
-	})
-	h := newHarness(t, harnessOptions{sqs: sink})
+	refusing := func(queues sqssend.Queues) sqssend.Queues {
+		return queuesFunc(func(ctx context.Context, msg sqssend.Message) error {
+			if msg.QueueArn == targetArn && msg.MessageGroupID == "A" && refuseA.Load() {
+				return errors.New("service unavailable")
+			}
+			return queues.Send(ctx, msg)
+		})
+	}
+	h := newHarness(t, harnessOptions{sqsEndpoint: env.endpoint, wrapSQS: refusing})
 	bus := h.createBus("orders")
 	h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": targetArn},
 		"RetryPolicy": m{"MaxRetryAttempts": 20}, "OnFailureConfiguration": m{"Arn": dlqArn}})

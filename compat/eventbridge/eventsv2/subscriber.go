@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -75,11 +76,7 @@ func (sub *subscriber) route(cfg *subscriberConfig) *engine.Route {
 		// then passes through buildDeadLetters, which drops and counts the
 		// events itself when there is no queue (EB-1), and FIFO groups learn
 		// that their batch is finished (EB-4).
-		DeadLetter: &engine.DeadLetterPolicy{
-			Sink:       deadLetterSink{sub},
-			RetryAfter: deadLetterRetryAfter,
-			Build:      sub.buildDeadLetters,
-		},
+		DeadLetter:      sqssend.DeadLetterPolicy(recordQueues{sub}, sub.buildDeadLetters),
 		MaxBatchEvents:  cfg.invoke.maxBatch,
 		ResponseTimeout: cfg.invoke.timeout,
 		NameFault:       codeForStatus,

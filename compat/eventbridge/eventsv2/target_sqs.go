@@ -2,34 +2,32 @@ package eventsv2
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
-	"github.com/aws/smithy-go"
-
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // sqsMaxMessageBytes is SQS's limit on a message: body plus attributes.
 const sqsMaxMessageBytes = 256 * 1024
 
-// sendToQueue writes each event as one message through Config.SQS, with
-// the system metadata as message attributes (EB-D3). On a FIFO queue the
+// sendToQueue sends each event as one message through Config.SQS, with the
+// system metadata as message attributes (EB-D3). On a FIFO queue the
 // MessageGroupId is the EventGroupId and a failed message stops the rest of
 // the batch, which is one group's (EB-4): sending them would put later events
 // before the one that failed.
 func (c *invocation) sendToQueue(payloads [][]byte) invokeResult {
 	target := c.cfg.invoke.targetArn
-	fifo := isFIFOQueueARN(target)
-	messages := make([]engine.DeadLetter, len(c.items))
+	fifo := sqssend.IsFIFO(target)
+	messages := make([]sqssend.Message, len(c.items))
 	for i, it := range c.items {
 		d := deliveryOf(it)
-		m := engine.DeadLetter{
-			Destination: target, Body: payloads[i], ContentType: "application/json",
-			Attributes: metadataAttributes(d.metadata), EventIDs: []string{d.event.id},
+		m := sqssend.Message{
+			QueueArn: target, Body: payloads[i], Attributes: metadataAttributes(d.metadata), EventIDs: []string{d.event.id},
 		}
 		if fifo {
 			m.MessageGroupID = cmp.Or(d.event.groupID, d.event.id)
@@ -38,30 +36,39 @@ func (c *invocation) sendToQueue(payloads [][]byte) invokeResult {
 		messages[i] = m
 	}
 	res := invokeResult{request: sqsRequest(target, c.requestID, messages)}
-	for i, m := range messages {
-		if fifo && len(res.rejected) > 0 {
-			res.rejected = append(res.rejected, i)
-			continue
-		}
-		if messageSize(m) > sqsMaxMessageBytes {
-			res.rejected = append(res.rejected, i)
-			if res.code == "" {
-				res.code, res.status = CodeRequestTooLarge, http.StatusRequestEntityTooLarge
-				res.message = fmt.Sprintf("The message for event %s is %d bytes; SQS takes at most %d.", m.EventIDs[0], messageSize(m), sqsMaxMessageBytes)
-			}
-			continue
-		}
-		if err := c.sub.svc.sqs.Write(c.ctx, m); err != nil {
-			res.rejected = append(res.rejected, i)
-			if res.code == "" {
-				res.code, res.message, res.status = c.classifySQSError(err)
-			}
-		}
-	}
-	if len(res.rejected) == 0 {
+	unsent, err := sqssend.Send(c.ctx, sizeLimited{c.sub.svc.sqs}, messages)
+	if len(unsent) == 0 {
 		res.ok = true
+		return res
+	}
+	res.rejected = unsent
+	var big *tooLarge
+	if errors.As(err, &big) {
+		res.code, res.status = CodeRequestTooLarge, http.StatusRequestEntityTooLarge
+		res.message = fmt.Sprintf("The message for event %s is %d bytes; SQS takes at most %d.", big.eventID, big.size, sqsMaxMessageBytes)
+	} else {
+		res.code, res.message, res.status = c.classifySQSError(err)
 	}
 	return res
+}
+
+// sizeLimited refuses a message larger than SQS takes, as SQS would, and
+// sends the others.
+type sizeLimited struct{ queues sqssend.Queues }
+
+// tooLarge is sizeLimited's refusal.
+type tooLarge struct {
+	eventID string
+	size    int
+}
+
+func (e *tooLarge) Error() string { return fmt.Sprintf("message of %d bytes", e.size) }
+
+func (l sizeLimited) Send(ctx context.Context, m sqssend.Message) error {
+	if size := messageSize(m); size > sqsMaxMessageBytes {
+		return &tooLarge{eventID: m.EventIDs[0], size: size}
+	}
+	return l.queues.Send(ctx, m)
 }
 
 // messageDeduplicationID keeps SQS from discarding a replayed event as a
@@ -74,7 +81,7 @@ func (c *invocation) messageDeduplicationID(d *delivery) string {
 	return id
 }
 
-func messageSize(m engine.DeadLetter) int {
+func messageSize(m sqssend.Message) int {
 	n := len(m.Body)
 	for _, a := range m.Attributes {
 		n += len(a.Name) + len(a.Type) + len(a.Value)
@@ -85,39 +92,32 @@ func messageSize(m engine.DeadLetter) int {
 // classifySQSError names a failed SendMessage by EB-8's codes.
 func (c *invocation) classifySQSError(err error) (code, message string, status int) {
 	target := c.cfg.invoke.targetArn
-	var withStatus interface{ HTTPStatusCode() int }
-	if errors.As(err, &withStatus) {
-		status = withStatus.HTTPStatusCode()
-	}
+	status = sqssend.StatusOf(err)
 	if c.timedOut() {
 		return CodeExecutionTimeout, fmt.Sprintf("SQS did not answer within %s.", c.cfg.invoke.timeout), status
 	}
-	if errors.Is(err, engine.ErrDestinationNotFound) {
+	name, text, answered := sqssend.Answer(err)
+	switch sqssend.CauseOf(err) {
+	case sqssend.CauseQueueMissing, sqssend.CauseKMSKeyMissing:
 		return CodeResourceNotFound, cantAccessMessage(target), status
+	case sqssend.CauseAccessDenied:
+		return CodeAccessDenied, cantAccessMessage(target), status
+	case sqssend.CauseThrottled:
+		return CodeThrottling, text, status
+	case sqssend.CauseKMSInvalidState:
+		return CodeKMSInvalidState, text, status
+	case sqssend.CauseRejected:
+		return CodeCustomerValidation, cmp.Or(text, name), status
 	}
-	var apiErr smithy.APIError
-	if errors.As(err, &apiErr) {
-		name := apiErr.ErrorCode()
-		switch {
-		case strings.Contains(name, "Throttl") || name == "RequestThrottled" || name == "OverLimit":
-			return CodeThrottling, apiErr.ErrorMessage(), status
-		case strings.HasPrefix(name, "KMS.Disabled") || strings.HasPrefix(name, "KMS.KMSInvalidState") || strings.HasPrefix(name, "KmsDisabled"):
-			return CodeKMSInvalidState, apiErr.ErrorMessage(), status
-		case strings.HasPrefix(name, "KMS.NotFound"):
-			return CodeResourceNotFound, cantAccessMessage(target), status
-		case strings.Contains(name, "AccessDenied") || strings.Contains(name, "NotAuthorized") || strings.Contains(name, "AuthorizationError"):
-			return CodeAccessDenied, cantAccessMessage(target), status
-		case status >= 400 && status < 500 || apiErr.ErrorFault() == smithy.FaultClient:
-			return CodeCustomerValidation, cmp.Or(apiErr.ErrorMessage(), name), status
-		}
-		return CodeInvocationDependencyInternal, fmt.Sprintf("SQS answered %s: %s", name, apiErr.ErrorMessage()), status
+	if answered {
+		return CodeInvocationDependencyInternal, fmt.Sprintf("SQS answered %s: %s", name, text), status
 	}
 	return CodeInvocationDependencyInternal, err.Error(), status
 }
 
 // sqsRequest records the messages as the SendMessageBatch request that
 // carries them, for the delivery-attempt log.
-func sqsRequest(target, requestID string, messages []engine.DeadLetter) *engine.RecordedRequest {
+func sqsRequest(target, requestID string, messages []sqssend.Message) *engine.RecordedRequest {
 	type attribute struct {
 		DataType    string `json:"DataType"`
 		StringValue string `json:"StringValue"`

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gridbridge/gridbridge/compat/eventbridge/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/retry"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -122,38 +123,22 @@ func TestEB12_ReplayWindowIsInclusiveToTheSecond(t *testing.T) {
 	}
 }
 
-func TestEB11_DeadLetterWriteRetries(t *testing.T) {
-	t.Parallel()
-	var total time.Duration
-	for n := 1; ; n++ {
-		wait, ok := deadLetterRetryAfter(n, 0)
-		if !ok {
-			if n != maxDeadLetterWrites+1 {
-				t.Fatalf("gave up after %d failures, want %d", n, maxDeadLetterWrites+1)
-			}
-			break
-		}
-		total += wait
-	}
-	if total != 6*time.Minute+36*time.Second {
-		t.Fatalf("retried over %s", total)
-	}
-}
-
 // TestEB11_TransientRecordFailuresRetriedThenCounted: a queue server that
 // keeps failing is retried on the schedule, then the record is lost and
 // counted once.
 func TestEB11_TransientRecordFailuresRetriedThenCounted(t *testing.T) {
 	t.Parallel()
 	calls := 0
-	failing := engine.SinkFunc(func(_ context.Context, dl engine.DeadLetter) error {
-		if dl.Destination == memoryDLQ {
-			calls++
-			return errors.New("connection refused")
-		}
-		return nil
-	})
-	h := newHarness(t, harnessOptions{sqs: failing})
+	failing := func(sqssend.Queues) sqssend.Queues {
+		return queuesFunc(func(_ context.Context, msg sqssend.Message) error {
+			if msg.QueueArn == memoryDLQ {
+				calls++
+				return errors.New("connection refused")
+			}
+			return nil
+		})
+	}
+	h := newHarness(t, harnessOptions{wrapSQS: failing})
 	bus := h.createBus("orders")
 	sub := h.createSubscriber(m{"Name": "s", "EventBusArn": bus, "InvokeConfiguration": m{"TargetArn": "arn:aws:lambda:us-east-1:111122223333:function:f"},
 		"RetryPolicy": m{"MaxRetryAttempts": 0}, "OnFailureConfiguration": m{"Arn": memoryDLQ}})
@@ -161,7 +146,7 @@ func TestEB11_TransientRecordFailuresRetriedThenCounted(t *testing.T) {
 	h.put(bus, m{})
 	h.settle()
 	h.advance(time.Hour)
-	if got := h.metrics(sub.SubscriberArn); got.OnFailureDestinationFailed != 1 || calls != maxDeadLetterWrites+1 {
+	if got := h.metrics(sub.SubscriberArn); got.OnFailureDestinationFailed != 1 || calls != sqssend.MaxDeadLetterWrites+1 {
 		t.Fatalf("metrics %+v after %d writes", got, calls)
 	}
 	if drops := h.journal(engine.KindDrop, sub.SubscriberArn); len(drops) != 1 || drops[0].Outcome != engine.ReasonDeadLetterUnavailable {

@@ -46,6 +46,3 @@ func KindOf(targetArn string) (k Kind, wellFormed, supported bool) {
 	}
 	return Captured, true, capturedServices[a.Service]
 }
-
-// IsFIFOQueue reports whether an SQS queue ARN names a FIFO queue.
-func IsFIFOQueue(queueArn string) bool { return strings.HasSuffix(queueArn, ".fifo") }

@@ -1,0 +1,97 @@
+package sqssend
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+
+	"github.com/aws/smithy-go"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
+)
+
+// Cause is why a send failed, in terms each face names with its own error
+// codes (ERROR_CODE of a dead letter, an attempt's outcome).
+type Cause int
+
+const (
+	// CauseInternal: SQS failed, or answered with an error GridBridge does
+	// not know. Worth retrying.
+	CauseInternal Cause = iota
+	// CauseQueueMissing: the queue does not exist, or can never take the
+	// message (engine.ErrDestinationNotFound).
+	CauseQueueMissing
+	// CauseTimeout: SQS did not answer in time.
+	CauseTimeout
+	// CauseUnreachable: no connection to SQS.
+	CauseUnreachable
+	// CauseThrottled: SQS asked the sender to slow down.
+	CauseThrottled
+	// CauseAccessDenied: the sender may not write to the queue.
+	CauseAccessDenied
+	// CauseKMSInvalidState: the queue's KMS key is disabled or unusable.
+	CauseKMSInvalidState
+	// CauseKMSKeyMissing: the queue's KMS key does not exist.
+	CauseKMSKeyMissing
+	// CauseRejected: SQS refused the message as a client error.
+	CauseRejected
+)
+
+// NonExistentQueue is SQS's message for a queue that does not exist.
+const NonExistentQueue = "The specified queue does not exist."
+
+// CauseOf says why a send failed with err. The sink's own error text
+// (sqssink: …, a Go network error) names GridBridge's plumbing, not the
+// cloud: faces word their messages from the cause, not from err.
+func CauseOf(err error) Cause {
+	if errors.Is(err, engine.ErrDestinationNotFound) {
+		return CauseQueueMissing
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, engine.ErrResponseTimeout) {
+		return CauseTimeout
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		name := apiErr.ErrorCode()
+		switch {
+		case strings.Contains(name, "Throttl") || name == "RequestThrottled" || name == "OverLimit":
+			return CauseThrottled
+		case strings.HasPrefix(name, "KMS.Disabled") || strings.HasPrefix(name, "KMS.KMSInvalidState") || strings.HasPrefix(name, "KmsDisabled"):
+			return CauseKMSInvalidState
+		case strings.HasPrefix(name, "KMS.NotFound"):
+			return CauseKMSKeyMissing
+		case strings.Contains(name, "AccessDenied") || strings.Contains(name, "NotAuthorized") || strings.Contains(name, "AuthorizationError"):
+			return CauseAccessDenied
+		}
+		if s := StatusOf(err); s >= 400 && s < 500 || apiErr.ErrorFault() == smithy.FaultClient {
+			return CauseRejected
+		}
+		return CauseInternal
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) {
+		return CauseUnreachable
+	}
+	return CauseInternal
+}
+
+// StatusOf is the HTTP status SQS answered a failed send with, 0 for none.
+func StatusOf(err error) int {
+	var withStatus interface{ HTTPStatusCode() int }
+	if errors.As(err, &withStatus) {
+		return withStatus.HTTPStatusCode()
+	}
+	return 0
+}
+
+// Answer is the error code and message SQS answered a failed send with, ok
+// false when the failure was no answer of SQS's (a missing queue in
+// GridBridge's own SQS, a network error).
+func Answer(err error) (code, message string, ok bool) {
+	var apiErr smithy.APIError
+	if !errors.As(err, &apiErr) {
+		return "", "", false
+	}
+	return apiErr.ErrorCode(), apiErr.ErrorMessage(), true
+}
