@@ -135,6 +135,12 @@ func newFrame(log *slog.Logger) *frame.API {
 	invalid := func(msg string) error { return errInvalidParameter("%s", msg) }
 	return &frame.API{
 		Name: "SQS", MaxBody: maxRequestBody, Log: log, Unreadable: invalid, TooLarge: invalid,
+		Admit: func(r *http.Request) error {
+			if !signed(r) {
+				return errMissingAuthentication()
+			}
+			return nil
+		},
 		Internal: func(msg string) error { return errInternal("%s", msg) },
 		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			e, ok := err.(*apiError)
@@ -150,12 +156,10 @@ func newFrame(log *slog.Logger) *frame.API {
 	}
 }
 
-// serve runs the action the request names, if the request is signed.
+// serve runs the action the request names (the frame has checked that it
+// is signed).
 func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 	r, body := req.HTTP, req.Body
-	if !signed(r) {
-		return errMissingAuthentication()
-	}
 	jsonProtocol := isJSONProtocol(r)
 	vars := mux.Vars(r)
 	c := &call{ctx: r.Context(), caller: awsjson.CallerOf(r), base: baseURL(r), pathAccount: vars["account"], pathQueue: vars["queue"]}

@@ -33,6 +33,10 @@ type API struct {
 	Log *slog.Logger
 	// NewID returns a request id; nil: a random UUID, as AWS's are.
 	NewID func() string
+	// Admit, when set, is checked before the body is read; its error is
+	// answered and the body left unread (SQS: a request must be signed,
+	// and an unsigned one is refused before it costs a 4 MiB read).
+	Admit func(*http.Request) error
 	// Unreadable, TooLarge and Internal are the API's own errors for a
 	// body that could not be read, a body over MaxBody, and a request
 	// that failed inside GridBridge (answered with HTTP 500), each with
@@ -57,6 +61,12 @@ func (a *API) Handler(serve func(w http.ResponseWriter, req Request) error) http
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req := Request{HTTP: r, ID: a.newID()}
 		defer a.recover(w, req)
+		if a.Admit != nil {
+			if err := a.Admit(r); err != nil {
+				a.WriteError(w, req, err)
+				return
+			}
+		}
 		body, err := readBody(r, a.MaxBody)
 		switch {
 		case err != nil:
