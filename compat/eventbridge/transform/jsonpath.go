@@ -7,16 +7,21 @@ import (
 	"strings"
 )
 
-// segment is one step of a JSONPath: an object member or an array index.
+// segment is one step of a JSONPath: an object member, an array index, or
+// every element of an array ([*], pipes only).
 type segment struct {
 	name  string
 	index int
 	isIdx bool
+	every bool
 }
 
 // parsePath reads the JSONPath subset EventBridge documents for InputPath
 // and InputPathsMap: $, $.a.b, $.detail-type, $.resources[0], $['a b'].
-func parsePath(p string) ([]segment, bool) {
+func parsePath(p string) ([]segment, bool) { return parsePathOf(p, false) }
+
+// parsePathOf is parsePath, taking [*] too when every is set.
+func parsePathOf(p string, every bool) ([]segment, bool) {
 	if !strings.HasPrefix(p, "$") {
 		return nil, false
 	}
@@ -44,6 +49,10 @@ func parsePath(p string) ([]segment, bool) {
 			rest = rest[end+1:]
 			if len(inner) >= 2 && (inner[0] == '\'' || inner[0] == '"') && inner[len(inner)-1] == inner[0] {
 				segs = append(segs, segment{name: inner[1 : len(inner)-1]})
+				continue
+			}
+			if every && inner == "*" {
+				segs = append(segs, segment{every: true})
 				continue
 			}
 			n, err := strconv.Atoi(inner)
