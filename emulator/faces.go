@@ -75,3 +75,7 @@ func (s *Server) newFaces() ([]face, error) {
 // SQSMessageView is one message of GridBridge's own SQS, as
 // GET /_emulator/sqs/messages shows it.
 type SQSMessageView = sqs.MessageView
+
+// PipeMetrics are one EventBridge pipe's counters, as GET
+// /_emulator/metrics lists them under "pipes".
+type PipeMetrics = pipes.Metrics
