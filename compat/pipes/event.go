@@ -3,6 +3,7 @@ package pipes
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/aws/sqssource"
@@ -27,21 +28,6 @@ type record struct {
 	takenAt, visibleAt time.Time
 }
 
-// sqsEvent is an SQS message as a pipe's event, its members in AWS's
-// order; Body is the body's JSON: a string, or the parsed body.
-type sqsEvent struct {
-	MessageID              string                     `json:"messageId"`
-	ReceiptHandle          string                     `json:"receiptHandle"`
-	Body                   json.RawMessage            `json:"body"`
-	Attributes             map[string]string          `json:"attributes"`
-	MessageAttributes      map[string]eventAttributes `json:"messageAttributes"`
-	MD5OfBody              string                     `json:"md5OfBody"`
-	MD5OfMessageAttributes string                     `json:"md5OfMessageAttributes,omitempty"`
-	EventSource            string                     `json:"eventSource"`
-	EventSourceARN         string                     `json:"eventSourceARN"`
-	AWSRegion              string                     `json:"awsRegion"`
-}
-
 // eventAttributes is a message attribute as SQS events carry it.
 type eventAttributes struct {
 	StringValue      *string  `json:"stringValue,omitempty"`
@@ -52,30 +38,85 @@ type eventAttributes struct {
 }
 
 // newRecord builds a received message's event for the queue queueArn in
-// region.
+// region, its members in AWS's order. It is written by hand, not
+// marshalled: every message a pipe reads is built once, and the paths
+// document is the same text with the body spliced in parsed.
 func newRecord(m sqssource.Message, queueArn, region string, now, visibleAt time.Time) *record {
-	ev := sqsEvent{
-		MessageID: m.ID, ReceiptHandle: m.ReceiptHandle, Attributes: m.Attributes,
-		MessageAttributes: map[string]eventAttributes{}, MD5OfBody: m.MD5OfBody, MD5OfMessageAttributes: m.MD5OfMessageAttributes,
-		EventSource: "aws:sqs", EventSourceARN: queueArn, AWSRegion: region,
+	var b bytes.Buffer
+	b.Grow(256 + len(m.Body)*11/10)
+	b.WriteString(`{"messageId":`)
+	writeString(&b, m.ID)
+	b.WriteString(`,"receiptHandle":`)
+	writeString(&b, m.ReceiptHandle)
+	b.WriteString(`,"body":`)
+	bodyAt := b.Len()
+	writeString(&b, m.Body)
+	bodyEnd := b.Len()
+	b.WriteString(`,"attributes":{`)
+	names := make([]string, 0, len(m.Attributes))
+	for k := range m.Attributes {
+		names = append(names, k)
 	}
-	for name, a := range m.MessageAttributes {
-		ev.MessageAttributes[name] = eventAttributes{
-			StringValue: a.StringValue, BinaryValue: a.BinaryValue, DataType: a.DataType,
-			StringListValues: []string{}, BinaryListValues: []string{},
+	sort.Strings(names)
+	for i, k := range names {
+		if i > 0 {
+			b.WriteByte(',')
 		}
+		writeString(&b, k)
+		b.WriteByte(':')
+		writeString(&b, m.Attributes[k])
 	}
-	ev.Body = marshal(m.Body)
-	event := marshal(ev)
+	b.WriteString(`},"messageAttributes":`)
+	if len(m.MessageAttributes) == 0 {
+		b.WriteString(`{}`)
+	} else {
+		attrs := make(map[string]eventAttributes, len(m.MessageAttributes))
+		for name, a := range m.MessageAttributes {
+			attrs[name] = eventAttributes{
+				StringValue: a.StringValue, BinaryValue: a.BinaryValue, DataType: a.DataType,
+				StringListValues: []string{}, BinaryListValues: []string{},
+			}
+		}
+		b.Write(marshal(attrs))
+	}
+	b.WriteString(`,"md5OfBody":`)
+	writeString(&b, m.MD5OfBody)
+	if m.MD5OfMessageAttributes != "" {
+		b.WriteString(`,"md5OfMessageAttributes":`)
+		writeString(&b, m.MD5OfMessageAttributes)
+	}
+	b.WriteString(`,"eventSource":"aws:sqs","eventSourceARN":`)
+	writeString(&b, queueArn)
+	b.WriteString(`,"awsRegion":`)
+	writeString(&b, region)
+	b.WriteByte('}')
+	event := b.Bytes()
 	r := &record{
 		id: m.ID, receipt: m.ReceiptHandle, receiveCount: m.ReceiveCount, event: event, paths: event,
 		takenAt: now, visibleAt: visibleAt,
 	}
 	if body := bytes.TrimSpace([]byte(m.Body)); len(body) > 0 && json.Valid(body) {
-		ev.Body = body
-		r.paths = marshal(ev)
+		paths := make([]byte, 0, len(event))
+		paths = append(paths, event[:bodyAt]...)
+		paths = append(paths, body...)
+		r.paths = append(paths, event[bodyEnd:]...)
 	}
 	return r
+}
+
+// writeString writes s as a JSON string. Most strings of an event need no
+// escaping and are copied; the rest go through encoding/json, which also
+// replaces invalid UTF-8.
+func writeString(b *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			b.Write(marshal(s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 // parsedBody returns an event (an enrichment's answer, say) as templates
