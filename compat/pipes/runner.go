@@ -272,9 +272,9 @@ func (r *runner) poll(want int) int {
 	r.pending = append(r.pending, fresh...)
 	r.mu.Unlock()
 	redelivered := st.taken(fresh)
-	msg := fmt.Sprintf("Received %d messages from %s.", len(recs), r.queue)
+	msg := fmt.Sprintf("Received %s from %s.", messages(len(recs)), r.queue)
 	if redelivered > 0 {
-		msg = fmt.Sprintf("Received %d messages from %s, %d of them again after a failure.", len(recs), r.queue, redelivered)
+		msg = fmt.Sprintf("Received %s from %s, %d of them again after a failure.", messages(len(recs)), r.queue, redelivered)
 	}
 	r.svc.journal(r.p, "source", engine.Entry{Kind: engine.KindPoll, Outcome: "Received", EventIDs: ids, Message: msg, Destination: r.queue})
 	return len(recs)
@@ -347,4 +347,11 @@ func sqsRegion(queueArn string) (string, bool) {
 		return "", false
 	}
 	return parts[3], true
+}
+
+func messages(n int) string {
+	if n == 1 {
+		return "1 message"
+	}
+	return fmt.Sprintf("%d messages", n)
 }
