@@ -22,27 +22,57 @@ const boto3 = "boto3 (query protocol)"
 // runBoto3SQS runs boto3/sqs_query.py against the binary that serves SQS
 // itself and returns one row per step.
 func runBoto3SQS(t *testing.T, emu *emulator) []row {
-	steps := []string{
-		"CreateQueue", "GetQueueUrl", "ListQueues", "SetQueueAttributes and GetQueueAttributes",
-		"TagQueue, UntagQueue and ListQueueTags", "SendMessage and ReceiveMessage", "batches", "FIFO queue",
-		"ListDeadLetterSourceQueues", "PurgeQueue and DeleteQueue",
-	}
+	return runBoto3(t, emu, boto3Script{
+		file: "boto3/sqs_query.py", sdk: boto3, prefix: "sqs ", service: "sqs", protocol: "query",
+		steps: []string{
+			"CreateQueue", "GetQueueUrl", "ListQueues", "SetQueueAttributes and GetQueueAttributes",
+			"TagQueue, UntagQueue and ListQueueTags", "SendMessage and ReceiveMessage", "batches", "FIFO queue",
+			"ListDeadLetterSourceQueues", "PurgeQueue and DeleteQueue",
+		},
+	})
+}
+
+// runBoto3Pipes runs boto3/pipes.py against the binary that serves SQS
+// itself, where a pipe reads its source, and returns one row per step.
+func runBoto3Pipes(t *testing.T, emu *emulator) []row {
+	return runBoto3(t, emu, boto3Script{
+		file: "boto3/pipes.py", sdk: "boto3", prefix: "pipes.", service: "pipes", protocol: "rest-json",
+		steps: []string{
+			"create_pipe", "describe_pipe", "list_pipes (paginator)", "messages: SQS source, filter, template, SQS target",
+			"update_pipe", "stop_pipe / start_pipe", "tag_resource / untag_resource / list_tags_for_resource",
+			"errors (ConflictException, ValidationException, NotFoundException)", "delete_pipe",
+		},
+	})
+}
+
+// boto3Script is one script of boto3/ and the rows it proves.
+type boto3Script struct {
+	file, sdk, prefix string
+	// service and protocol: the script's first line says which protocol
+	// boto3 speaks for service, which must be protocol.
+	service, protocol string
+	steps             []string
+}
+
+// runBoto3 runs a script with Debian's boto3 against the binary that
+// serves SQS itself; each line it prints is a step done or failed.
+func runBoto3(t *testing.T, emu *emulator, s boto3Script) []row {
 	if !emu.sqsServed {
 		var rows []row
-		for _, s := range steps {
-			rows = append(rows, row{SDK: boto3, Operation: "sqs " + s, Status: statusNotYet})
+		for _, step := range s.steps {
+			rows = append(rows, row{SDK: s.sdk, Operation: s.prefix + step, Status: statusNotYet})
 		}
 		return rows
 	}
 	requireBoto3(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, python3, "boto3/sqs_query.py", emu.sqsAPI)
+	cmd := exec.CommandContext(ctx, python3, s.file, emu.sqsAPI)
 	cmd.Env = awsEnv(t)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, runErr := cmd.Output()
-	t.Logf("python3 boto3/sqs_query.py:\n%s%s", out, stderr.String())
+	t.Logf("python3 %s:\n%s%s", s.file, out, stderr.String())
 	done := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
@@ -57,24 +87,24 @@ func runBoto3SQS(t *testing.T, emu *emulator) []row {
 			continue
 		}
 		switch {
-		case line.Op == "version" && line.Protocol != "query":
-			t.Errorf("boto3 speaks SQS's %q protocol here; this step proves the query protocol", line.Protocol)
+		case line.Op == "version" && line.Protocol != s.protocol:
+			t.Errorf("boto3 speaks %s's %q protocol here; this step proves the %s protocol", s.service, line.Protocol, s.protocol)
 		case !line.OK:
-			t.Errorf("%s%ssqs %s: %s", boto3, sep, line.Op, line.Error)
+			t.Errorf("%s%s%s%s: %s", s.sdk, sep, s.prefix, line.Op, line.Error)
 		default:
 			done[line.Op] = true
 		}
 	}
 	if runErr != nil && !t.Failed() {
-		t.Errorf("python3 boto3/sqs_query.py: %v", runErr)
+		t.Errorf("python3 %s: %v", s.file, runErr)
 	}
 	var rows []row
-	for _, s := range steps {
+	for _, step := range s.steps {
 		status := statusFailed
-		if done[s] {
+		if done[step] {
 			status = statusTested
 		}
-		rows = append(rows, row{SDK: boto3, Operation: "sqs " + s, Status: status})
+		rows = append(rows, row{SDK: s.sdk, Operation: s.prefix + step, Status: status})
 	}
 	return rows
 }

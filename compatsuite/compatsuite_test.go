@@ -75,7 +75,7 @@ func TestCompatibility(t *testing.T) {
 	t.Logf("binary built and started in %v; EventBridge served: %v, namespaces served: %v, SQS served: %v",
 		time.Since(started).Round(time.Millisecond), emu.eventBridge, emu.namespaces, emu.sqsServed)
 
-	var js, cli, py, goLive, sqsCLI, boto []row
+	var js, cli, py, goLive, sqsCLI, pipesCLI, boto []row
 	var pyVersions map[string]string
 	cliRan, pyRan := false, false
 	t.Run("suites", func(t *testing.T) {
@@ -102,9 +102,13 @@ func TestCompatibility(t *testing.T) {
 			t.Parallel()
 			sqsCLI = runAWSCLISQS(t, emu)
 		})
+		t.Run("aws-cli-pipes", func(t *testing.T) {
+			t.Parallel()
+			pipesCLI = runPipesCLI(t, emu)
+		})
 		t.Run("boto3", func(t *testing.T) {
 			t.Parallel()
-			boto = runBoto3SQS(t, emu)
+			boto = append(runBoto3SQS(t, emu), runBoto3Pipes(t, emu)...)
 		})
 	})
 	t.Logf("suites finished %v after start", time.Since(started).Round(time.Millisecond))
@@ -125,7 +129,7 @@ func TestCompatibility(t *testing.T) {
 	for _, m := range sdkLiveModules() {
 		versions[m] = sdkLiveVersion
 	}
-	checkREADME(t, slices.Concat(js, cli, py, goLive, sqsCLI, boto), versions)
+	checkREADME(t, slices.Concat(js, cli, py, goLive, sqsCLI, pipesCLI, boto), versions)
 }
 
 // subscriptionID is the Azure subscription the suites use (SUBSCRIPTION_ID in

@@ -36,6 +36,7 @@ func quickStarts() []quickStart {
 	return []quickStart{
 		{command: "bash examples/quickstart/aws-cli/events.sh", needs: []string{"aws"}},
 		{command: "bash examples/quickstart/aws-cli/sqs.sh", needs: []string{"aws"}},
+		{command: "bash examples/quickstart/aws-cli/pipes.sh", needs: []string{"aws"}},
 		{command: "bash examples/quickstart/aws-cli/scheduler.sh", flags: []string{"--clock", "virtual"}, needs: []string{"aws", "curl"}},
 		{command: "bash examples/quickstart/aws-cli/eventsv2.sh", needs: []string{"aws"}},
 		{command: "python3 examples/quickstart/python/eventbridge_boto3.py", needs: []string{"python"}},

@@ -7,6 +7,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/eventsv2"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/pipes"
 	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 	"github.com/gridbridge/gridbridge/compat/scheduler"
 	"github.com/gridbridge/gridbridge/compat/sqs"
@@ -57,11 +58,24 @@ func (s *Server) newFaces() ([]face, error) {
 	schedules := scheduler.New(scheduler.Config{
 		Engine: s.engine, SQS: queues.Queues(), EventBridge: buses, Jitter: !s.opts.DisableJitter, Seed: s.opts.Seed, Log: s.log,
 	})
+	// Pipes read their SQS sources from GridBridge's own queues (none with
+	// --sqs-endpoint), and reach buses and API destinations through the
+	// EventBridge face.
+	pipeline := pipes.New(pipes.Config{
+		Engine: s.engine, Sources: queues.Sources(), SQSEndpoint: s.opts.SQSEndpoint, SQS: queues.Queues(),
+		EventBridge: buses, APIDestinations: buses.ResolveAPIDestination, HTTPClient: client, Log: s.log,
+	})
+	s.pipes = pipeline
 	// Resource groups, subscriptions, tenants and providers: its matcher
-	// takes only those paths, so it goes last.
-	return []face{eg, buses, busesV2, schedules, queues, resourcemanager.New()}, nil
+	// takes only those paths, so it goes last. Pipes goes before
+	// Scheduler, whose /tags/ paths would take a pipe's.
+	return []face{eg, buses, busesV2, pipeline, schedules, queues, resourcemanager.New()}, nil
 }
 
 // SQSMessageView is one message of GridBridge's own SQS, as
 // GET /_emulator/sqs/messages shows it.
 type SQSMessageView = sqs.MessageView
+
+// PipeMetrics are one EventBridge pipe's counters, as GET
+// /_emulator/metrics lists them under "pipes".
+type PipeMetrics = pipes.Metrics

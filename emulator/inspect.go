@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/pipes"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/httpjson"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
@@ -294,12 +295,14 @@ func (s *Server) waitForEntries(r *http.Request, f engine.Filter) ([]engine.Entr
 }
 
 // MetricsView is GET /_emulator/metrics: the engine's routes (event
-// subscriptions, rule targets, push subscriptions, subscribers) and the
-// Event Grid namespaces' queue (pull) subscriptions.
+// subscriptions, rule targets, push subscriptions, subscribers), the
+// Event Grid namespaces' queue (pull) subscriptions and the EventBridge
+// pipes.
 type MetricsView struct {
 	Journal engine.Stats             `json:"journal"`
 	Routes  []engine.RouteMetrics    `json:"routes"`
 	Queues  []eventgrid.QueueMetrics `json:"queues"`
+	Pipes   []pipes.Metrics          `json:"pipes"`
 }
 
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
@@ -318,6 +321,12 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	for _, m := range s.eventGrid.QueueMetrics() {
 		if routeMatches(f, m.Route, m.Labels) {
 			view.Queues = append(view.Queues, m)
+		}
+	}
+	view.Pipes = []pipes.Metrics{}
+	for _, m := range s.pipes.Metrics() {
+		if routeMatches(f, m.Route, m.Labels) {
+			view.Pipes = append(view.Pipes, m)
 		}
 	}
 	httpjson.Write(w, http.StatusOK, view)

@@ -22,6 +22,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/aws/notserved"
 	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/pipes"
 	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
@@ -47,8 +48,9 @@ type Server struct {
 	// (GET /_emulator/info); empty means the in-memory default.
 	storageAccounts []string
 	// eventGrid lists namespace queue subscriptions' metrics beside the
-	// engine's routes.
+	// engine's routes, pipes its pipes'.
 	eventGrid *eventgrid.Face
+	pipes     *pipes.Service
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server

@@ -473,6 +473,7 @@ fuzz_targets=(
 	"FuzzPutEventsReader ./compat/eventbridge"
 	"FuzzAppendCompact ./compat/eventbridge"
 	"FuzzInputTransformer ./compat/eventbridge/transform"
+	"FuzzEachMemberMatchesTheDecoder ./compat/eventbridge/transform"
 	"FuzzParse ./emulator/topology"
 )
 fuzz_all() {

@@ -55,6 +55,14 @@ func connectionByArnLocked(t *tenant, arn string) (*connection, bool) {
 	return c, true
 }
 
+// ResolveAPIDestination is how another face calls an API destination of
+// these buses (an EventBridge pipe's enrichment or target): the endpoint
+// and its connection's auth, read afresh for every call, failing with
+// targets.ErrAPIDestinationNotFound when either is gone or deauthorized.
+func (s *Service) ResolveAPIDestination(arn string) (targets.Endpoint, error) {
+	return s.resolveAPIDestination(arn)
+}
+
 // resolveAPIDestination reads an API destination and its connection at the
 // time of an invocation, so updates apply to events already queued.
 func (s *Service) resolveAPIDestination(arn string) (targets.Endpoint, error) {

@@ -39,6 +39,9 @@ type Queue struct {
 	// wake is closed when messages may have become available; nil when no
 	// receiver waits.
 	wake chan struct{}
+	// watchers are the readers told alongside waiting receivers (a pipe
+	// reading the queue as its source); the store keeps the list.
+	watchers []*watch
 }
 
 // dedupEntry remembers a FIFO send for the deduplication interval, so that
@@ -60,11 +63,14 @@ func (q *Queue) Account() string { return q.key.account }
 
 func (q *Queue) fifo() bool { return q.key.fifo() }
 
-// notifyLocked wakes waiting receivers.
+// notifyLocked wakes waiting receivers and tells the queue's watchers.
 func (q *Queue) notifyLocked() {
 	if q.wake != nil {
 		close(q.wake)
 		q.wake = nil
+	}
+	for _, w := range q.watchers {
+		w.wake()
 	}
 }
 

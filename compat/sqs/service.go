@@ -17,6 +17,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssource"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
 )
@@ -60,6 +61,15 @@ func (s *Service) Store() *Store { return s.store }
 // Queues returns where the AWS faces' SQS targets and dead-letter queues
 // write: the store, or the endpoint's SQS server.
 func (s *Service) Queues() sqssend.Queues { return s.queues }
+
+// Sources returns the queues a pipe reads its SQS source from: the
+// store's; nil with an endpoint, whose queues GridBridge does not watch.
+func (s *Service) Sources() sqssource.Queues {
+	if s.store == nil {
+		return nil
+	}
+	return s.store.Source()
+}
 
 // maxRequestBody bounds a request. The largest, a message or a batch, may
 // carry 1 MiB (AWS's limit since 2025); query-encoded, a byte can take three

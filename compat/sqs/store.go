@@ -28,11 +28,14 @@ type Store struct {
 	queues map[queueKey]*Queue
 	// created is closed and replaced when a queue is created, for WaitFor.
 	created chan struct{}
+	// watchers are the source readers of each queue name, kept across the
+	// queue's deletion and creation (source.go).
+	watchers map[queueKey][]*watch
 }
 
 // NewStore returns an empty store on clock.
 func NewStore(clock engine.Clock) *Store {
-	return &Store{clock: clock, queues: map[queueKey]*Queue{}, created: make(chan struct{})}
+	return &Store{clock: clock, queues: map[queueKey]*Queue{}, created: make(chan struct{}), watchers: map[queueKey][]*watch{}}
 }
 
 // createQueue creates a queue, or returns the existing one when its
@@ -69,9 +72,14 @@ func (s *Store) createQueue(k queueKey, attrs, tags map[string]string, autoCreat
 	if autoCreated {
 		q.tags[AutoCreatedTag] = "true"
 	}
+	// Not yet published: its watchers are set without its lock.
+	q.watchers = append([]*watch(nil), s.watchers[k]...)
 	s.queues[k] = q
 	close(s.created)
 	s.created = make(chan struct{})
+	for _, w := range q.watchers {
+		w.wake()
+	}
 	return q, nil
 }
 

@@ -25,7 +25,7 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 	b.LastAttemptAt = now
 	a := &Attempt{Route: route, Batch: b, Number: b.Attempts, At: now}
 
-	o, injected := e.faults.outcomeFor(route)
+	o, injected := e.faults.outcomeFor(route, b)
 	if !injected {
 		var release func()
 		o, release = e.deliver(rs, route, a, m)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -14,6 +15,12 @@ type Fault struct {
 	// Route selects one route by id. Both empty: every route.
 	Labels map[string]string `json:"match,omitempty"`
 	Route  string            `json:"route,omitempty"`
+	// Events, when set, narrow the rule to attempts carrying one of these
+	// event ids. A destination that reports a partial batch failure (an
+	// EventBridge pipe's Lambda or Step Functions stand-in, answering
+	// batchItemFailures) fails only these events and takes the rest; every
+	// other destination fails the whole attempt.
+	Events []string `json:"events,omitempty"`
 	// Status is the HTTP status the attempt reports; Outcome the cloud's name
 	// for it (e.g. "Busy", "THROTTLING"); Message its text.
 	Status  int    `json:"status,omitempty"`
@@ -77,16 +84,28 @@ func (f *Faults) Clear() {
 	f.mu.Unlock()
 }
 
-// outcomeFor consumes the first rule matching route, if any.
-func (f *Faults) outcomeFor(route *Route) (Outcome, bool) {
+// outcomeFor consumes the first rule matching an attempt of b on route, if
+// any. A rule naming events reports those of b as its FailedItems.
+func (f *Faults) outcomeFor(route *Route, b *Batch) (Outcome, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, r := range f.rules {
 		if !r.matches(route) {
 			continue
 		}
+		var failed []string
+		if len(r.Events) > 0 {
+			for _, it := range b.Items {
+				if slices.Contains(r.Events, it.ID) {
+					failed = append(failed, it.ID)
+				}
+			}
+			if len(failed) == 0 {
+				continue
+			}
+		}
 		r.Used++
-		o := Outcome{Status: r.Status, Name: r.Outcome, Message: r.Message, Injected: true}
+		o := Outcome{Status: r.Status, Name: r.Outcome, Message: r.Message, Injected: true, FailedItems: failed}
 		if o.Name == "" && route.NameFault != nil {
 			o.Name = route.NameFault(r.Status)
 		}

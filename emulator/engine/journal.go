@@ -18,6 +18,12 @@ const (
 	// KindDeferred says events that were due were not tried because their
 	// route is held (probation, delayed delivery); Outcome names the hold.
 	KindDeferred = "deferred"
+	// KindPoll says a face read events from a source it polls (an
+	// EventBridge pipe reading its SQS queue): EventIDs are what it took.
+	KindPoll = "poll"
+	// KindFilter is a filter's decision on polled events: Outcome
+	// "Matched" or "FilteredOut".
+	KindFilter = "filter"
 )
 
 // Entry is one line of the journal: every publish, attempt, outcome, dead

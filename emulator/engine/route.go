@@ -109,6 +109,12 @@ type Outcome struct {
 	Destination string
 	// Injected marks an outcome produced by a fault rule, not a destination.
 	Injected bool
+	// FailedItems, on a failed outcome, name the only events of the batch
+	// that failed, when the destination reports a partial batch failure
+	// (an EventBridge pipe's batchItemFailures); empty, the whole batch
+	// failed. Routes in the engine's table retry a batch as a whole
+	// (EG-16) and ignore it.
+	FailedItems []string
 }
 
 // Destination delivers a batch. It must honour ctx: the engine cancels it

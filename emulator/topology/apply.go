@@ -11,7 +11,8 @@ import (
 // its topics and their subscriptions), then EventBridge buses (each with
 // its rules, each rule followed by its targets), then event buses v2 (each
 // followed by its subscribers), then Scheduler's schedule groups (each
-// followed by its schedules, after the buses their targets may name).
+// followed by its schedules, after the buses their targets may name), then
+// the pipes (after the buses they may put events on).
 //
 // It stops at the first request the emulator refuses, returning an
 // *APIError that names the resource, where the file declares it, and the
@@ -27,7 +28,7 @@ func (f *File) Apply(ctx context.Context, h http.Handler) error {
 	}
 	if eb := f.EventBridge; eb != nil {
 		steps = append(steps, each(eb, eb.Buses, a.bus), each(eb, eb.V2Buses, a.v2Bus),
-			each(eb, eb.ScheduleGroups, a.scheduleGroup))
+			each(eb, eb.ScheduleGroups, a.scheduleGroup), each(eb, eb.Pipes, a.pipe))
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

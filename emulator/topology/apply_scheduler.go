@@ -9,16 +9,21 @@ import (
 	"strings"
 )
 
-// schedulerCredential signs as the file's account and region for the
-// scheduler service, as awsCredential does for EventBridge.
-func schedulerCredential(eb *EventBridge) string {
-	return "AWS4-HMAC-SHA256 Credential=" + eb.Account + "/20260101/" + eb.Region + "/scheduler/aws4_request, " +
+// restCredential signs as the file's account and region for a REST-JSON
+// service (scheduler, pipes), as awsCredential does for EventBridge.
+func restCredential(eb *EventBridge, service string) string {
+	return "AWS4-HMAC-SHA256 Credential=" + eb.Account + "/20260101/" + eb.Region + "/" + service + "/aws4_request, " +
 		"SignedHeaders=content-type;host, Signature=" + strings.Repeat("0", 64)
 }
 
 // restCall sends one Scheduler REST-JSON request.
 func (a *applier) restCall(eb *EventBridge, src Source, what, operation, path string, input any) error {
-	header := http.Header{"Content-Type": {"application/json"}, "Authorization": {schedulerCredential(eb)}}
+	return a.restCallTo(eb, "scheduler", src, what, operation, path, input)
+}
+
+// restCallTo sends one REST-JSON request signed for service.
+func (a *applier) restCallTo(eb *EventBridge, service string, src Source, what, operation, path string, input any) error {
+	header := http.Header{"Content-Type": {"application/json"}, "Authorization": {restCredential(eb, service)}}
 	ans, err := a.send(http.MethodPost, path, header, mustJSON(input))
 	if err != nil {
 		return err

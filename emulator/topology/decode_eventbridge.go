@@ -19,7 +19,7 @@ const defaultBus = "default"
 const maxTargetsPerRule = 5
 
 func (d *decoder) eventBridge(top *object) *EventBridge {
-	sec := top.mapping("eventbridge", []string{"region", "account", "buses", "v2", "scheduler"}, false)
+	sec := top.mapping("eventbridge", []string{"region", "account", "buses", "v2", "scheduler", "pipes"}, false)
 	if sec == nil {
 		return nil
 	}
@@ -35,6 +35,7 @@ func (d *decoder) eventBridge(top *object) *EventBridge {
 		eb.V2Buses = d.v2Buses(v2)
 	}
 	eb.ScheduleGroups = d.scheduler(sec)
+	eb.Pipes = d.pipes(sec, eb.Account)
 	return eb
 }
 

@@ -1,9 +1,10 @@
 // Package topology reads GridBridge's topology file and creates what it
 // declares in a running emulator: Event Grid topics and event
 // subscriptions, Event Grid namespaces with their topics and subscriptions,
-// EventBridge buses, rules and targets, and EventBridge event buses v2 with
-// their subscribers. It is for users of a container (docker compose,
-// testcontainers) who want resources at start without a setup script.
+// EventBridge buses, rules and targets, EventBridge event buses v2 with
+// their subscribers, Scheduler's schedules, and EventBridge pipes. It is for
+// users of a container (docker compose, testcontainers) who want resources
+// at start without a setup script.
 //
 // Load and Parse read JSON or YAML and validate everything they can before
 // anything is created: unknown fields (with the nearest known one), wrong
@@ -101,6 +102,18 @@
 //	              input: { job: compact }   # a mapping (sent as JSON text) or text
 //	              retryPolicy: { maximumRetryAttempts: 3 }
 //	              deadLetterConfig: { arn: "arn:aws:sqs:us-east-1:000000000000:jobs-dlq" }
+//	  pipes:                                # EventBridge Pipes, created last
+//	    - name: orders-to-shop
+//	      # CreatePipe members, camelCase or PascalCase; roleArn defaults to a role of the account.
+//	      source: arn:aws:sqs:us-east-1:000000000000:orders
+//	      sourceParameters:
+//	        filterCriteria: { filters: [ { pattern: { body: { type: [order] } } } ] }
+//	        sqsQueueParameters: { batchSize: 10, maximumBatchingWindowInSeconds: 5 }
+//	      enrichment: arn:aws:events:us-east-1:000000000000:api-destination/enrich/…
+//	      target: arn:aws:events:us-east-1:000000000000:event-bus/orders
+//	      targetParameters:
+//	        inputTemplate: { order: "<$.body.order>" }   # a mapping (sent as JSON text) or text
+//	        eventBridgeEventBusParameters: { detailType: OrderPlaced, source: shop.orders }
 //
 // JSON files have the same structure. YAML anchors, aliases and merge keys
 // (<<) work; a key written twice is an error.

@@ -148,6 +148,8 @@ type EventBridge struct {
 	V2Buses []V2Bus
 	// ScheduleGroups are EventBridge Scheduler's groups and schedules.
 	ScheduleGroups []ScheduleGroup
+	// Pipes are EventBridge Pipes' pipes.
+	Pipes []Pipe
 }
 
 // Bus is a classic event bus; "default" exists already and is not created.
@@ -213,5 +215,14 @@ type Schedule struct {
 	Name string
 	// Members are the CreateSchedule members as the API names them,
 	// without Name; Apply adds GroupName.
+	Members map[string]json.RawMessage
+}
+
+// Pipe is an EventBridge pipe.
+type Pipe struct {
+	Source
+	Name string
+	// Members are the CreatePipe members as the API names them, without
+	// Name (the request's path).
 	Members map[string]json.RawMessage
 }

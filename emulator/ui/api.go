@@ -54,7 +54,8 @@ type EventSummary struct {
 	Routes   []RouteOutcome `json:"routes"`
 	Attempts int            `json:"attempts"`
 	// Outcome sums the routes up: dropped, dead-lettered, retrying, held,
-	// pending, delivered, or unmatched when no route took the event.
+	// pending, delivered, filtered (by a pipe), or unmatched when no route
+	// took the event.
 	Outcome string `json:"outcome"`
 	LastSeq uint64 `json:"lastSeq"`
 
@@ -80,7 +81,7 @@ type EventsPage struct {
 
 // outcomeRank orders route outcomes for the event's summary: the worst wins.
 var outcomeRank = map[string]int{
-	"delivered": 1, "pending": 2, "held": 3, "retrying": 4, "dead-lettered": 5, "dropped": 6,
+	"delivered": 1, "filtered": 1, "pending": 2, "held": 3, "retrying": 4, "dead-lettered": 5, "dropped": 6,
 }
 
 // handleEvents lists events newest first: ?q= keeps those whose id, type,
@@ -175,6 +176,10 @@ func summarize(entries []engine.Entry) []*EventSummary {
 				ro.Outcome = "dropped"
 			case engine.KindDeferred:
 				ro.Outcome = "held"
+			case engine.KindFilter:
+				if e.Outcome == "FilteredOut" {
+					ro.Outcome = "filtered"
+				}
 			}
 		}
 	}
@@ -194,7 +199,7 @@ func summarize(entries []engine.Entry) []*EventSummary {
 // hierarchy joined with slashes ("orders/audit", "default/r1/t1").
 func routeName(labels map[string]string) string {
 	var parts []string
-	for _, k := range []string{"namespace", "topic", "subscription", "bus", "rule", "target", "subscriber"} {
+	for _, k := range []string{"namespace", "topic", "subscription", "bus", "rule", "target", "subscriber", "pipe"} {
 		if v := labels[k]; v != "" {
 			parts = append(parts, v)
 		}

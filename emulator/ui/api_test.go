@@ -244,3 +244,35 @@ func TestAssetsAreServedWithAStrictPolicy(t *testing.T) {
 		t.Error("app.js builds markup from strings; event data could inject it")
 	}
 }
+
+// A pipe's messages fold into one route each: delivered, or filtered when
+// its filter dropped them.
+func TestPipeMessagesAreDeliveredOrFiltered(t *testing.T) {
+	t.Parallel()
+	j := engine.NewJournal(0)
+	pipe := func(step string) map[string]string {
+		return map[string]string{"cloud": "pipes", "pipe": "orders", "step": step}
+	}
+	for _, e := range []engine.Entry{
+		{Kind: engine.KindPoll, EventIDs: []string{"m1", "m2"}, Route: "pipes/orders", Labels: pipe("source"), Outcome: "Received"},
+		{Kind: engine.KindFilter, EventIDs: []string{"m2"}, Route: "pipes/orders", Labels: pipe("filter"), Outcome: "FilteredOut"},
+		{Kind: engine.KindFilter, EventIDs: []string{"m1"}, Route: "pipes/orders", Labels: pipe("filter"), Outcome: "Matched"},
+		{Kind: engine.KindAttempt, EventIDs: []string{"m1"}, Route: "pipes/orders", Labels: pipe("target"), Attempt: 1, Outcome: "Success"},
+		{Kind: engine.KindDelivered, EventIDs: []string{"m1"}, Route: "pipes/orders", Labels: pipe("target")},
+	} {
+		e.Time = t0
+		j.Append(e)
+	}
+	var page EventsPage
+	get(t, newRouter(Source{Journal: j}), "/_emulator/ui/api/events", &page)
+	got := map[string]string{}
+	for _, e := range page.Events {
+		if len(e.Routes) != 1 || e.Routes[0].Name != "orders" || e.Cloud != "pipes" {
+			t.Fatalf("event %s: %+v", e.ID, e)
+		}
+		got[e.ID] = e.Outcome
+	}
+	if got["m1"] != "delivered" || got["m2"] != "filtered" {
+		t.Fatalf("outcomes %v", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
@@ -66,6 +67,16 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	emu.WaitForDeliveries(testkit.Filter{Subscription: "audit", Outcome: "Busy"}, 1)
+	// A pipe is a resource too, with what its counters account for.
+	in, err := emu.SQS().CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: to.Ptr("pipe-in")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu.CreatePipe("orders-pipe", "arn:aws:sqs:us-east-1:000000000000:pipe-in", "arn:aws:lambda:us-east-1:000000000000:function:ship")
+	if _, err := emu.SQS().SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: in.QueueUrl, MessageBody: to.Ptr("order-2")}); err != nil {
+		t.Fatal(err)
+	}
+	emu.WaitForPipeDeliveries("orders-pipe", 1)
 
 	b := startBrowser(t, chromium)
 	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
@@ -74,7 +85,8 @@ func TestDashboardInBrowser(t *testing.T) {
 	// Resources: the topic and its subscription, retrying after the 503.
 	b.waitFor(`document.body.dataset.ready === "resources" && document.querySelector("main").innerText.includes("topic orders")`)
 	resources := mainText(b)
-	for _, want := range []string{"Event Grid topics", "quiet\tCloudEventSchemaV1_0", "audit Succeeded WebHook http://127.0.0.1:", "topic orders", "orders/audit", "Active", "1 queued = 0 delivered + 0 dead-lettered + 0 dropped + 1 pending"} {
+	for _, want := range []string{"Event Grid topics", "quiet\tCloudEventSchemaV1_0", "audit Succeeded WebHook http://127.0.0.1:", "topic orders", "orders/audit", "Active", "1 queued = 0 delivered + 0 dead-lettered + 0 dropped + 1 pending",
+		"EventBridge Pipes", "orders-pipe", "RUNNING", "1 received = 1 delivered + 0 filtered + 0 dead-lettered + 0 dropped + 0 pending"} {
 		if !strings.Contains(resources, want) {
 			t.Errorf("the resources view does not show %q:\n%s", want, resources)
 		}

@@ -29,6 +29,10 @@ type Error struct {
 	Code    string
 	Message string
 	Status  int
+	// Fields are the error's other members in a REST-JSON body, as its
+	// model names them (a ConflictException's resourceId, a
+	// ValidationException's fieldList); JSON 1.1 errors carry none.
+	Fields map[string]any
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

@@ -80,7 +80,11 @@ func WriteRESTError(w http.ResponseWriter, requestID string, err error, internal
 	if !errors.As(err, &apiErr) {
 		apiErr = &Error{Code: internalCode, Message: err.Error(), Status: http.StatusInternalServerError}
 	}
-	body, _ := json.Marshal(map[string]string{"Message": apiErr.Message})
+	members := map[string]any{"Message": apiErr.Message}
+	for k, v := range apiErr.Fields {
+		members[k] = v
+	}
+	body, _ := json.Marshal(members)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Amzn-RequestId", requestID)

@@ -49,10 +49,10 @@ func UnknownOperation(w http.ResponseWriter, r *http.Request) {
 
 // emulated says whether GridBridge serves the AWS service a request is
 // signed for: EventBridge (its bus-v2 API signs as events too), EventBridge
-// Scheduler and SQS.
+// Scheduler, EventBridge Pipes and SQS.
 func emulated(service string) bool {
 	switch service {
-	case "events", "scheduler", "sqs":
+	case "events", "scheduler", "pipes", "sqs":
 		return true
 	}
 	return false
@@ -143,7 +143,7 @@ func notEmulatedMessage(service, op string) string {
 	if !strings.HasPrefix(name, "the AWS service") {
 		name += " (" + service + ")"
 	}
-	msg := fmt.Sprintf("GridBridge does not emulate %s, so %s is not served; it emulates EventBridge (events), EventBridge Scheduler (scheduler) and SQS (sqs).", name, op)
+	msg := fmt.Sprintf("GridBridge does not emulate %s, so %s is not served; it emulates EventBridge (events), EventBridge Scheduler (scheduler), EventBridge Pipes (pipes) and SQS (sqs).", name, op)
 	if instead != "" {
 		msg += " " + instead
 	}

@@ -66,6 +66,12 @@ type Invoke struct {
 	// RecordSecrets keeps secret values readable in the journal and DLQ
 	// messages (--record-secrets); off, they are redacted.
 	RecordSecrets bool
+	// Answer, when set, receives the body of a successful (2xx) answer:
+	// what an EventBridge pipe's enrichment returns. An answer longer than
+	// AnswerLimit bytes fails the attempt. Nil: the body is read and
+	// dropped, as EventBridge looks only at the status.
+	Answer      func(body []byte)
+	AnswerLimit int64
 }
 
 // responseLimit caps how much of a response body is read: EventBridge only
@@ -118,10 +124,25 @@ func (d Invoke) deliver(ctx context.Context, a *engine.Attempt, ep Endpoint, sec
 	if err != nil {
 		return d.transportFailure(ctx, a.Batch, err, rec)
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, responseLimit))
-	_ = resp.Body.Close()
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if ok && d.Answer != nil {
+		body, err := io.ReadAll(io.LimitReader(resp.Body, d.AnswerLimit+1))
+		_ = resp.Body.Close()
+		switch {
+		case err != nil:
+			return d.transportFailure(ctx, a.Batch, err, rec)
+		case int64(len(body)) > d.AnswerLimit:
+			o := d.fail(a.Batch, retry.CodeInvalidParameter, fmt.Sprintf("The endpoint's answer is larger than the %d bytes an enrichment may return.", d.AnswerLimit), false, rec)
+			o.Status = resp.StatusCode
+			return o
+		}
+		d.Answer(body)
+	} else {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, responseLimit))
+		_ = resp.Body.Close()
+	}
 	o := engine.Outcome{Status: resp.StatusCode, Destination: d.Arn, Request: rec}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+	if ok {
 		o.OK = true
 		return o
 	}

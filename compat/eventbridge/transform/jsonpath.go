@@ -3,20 +3,27 @@ package transform
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// segment is one step of a JSONPath: an object member or an array index.
+// segment is one step of a JSONPath: an object member, an array index, or
+// every element of an array ([*], pipes only).
 type segment struct {
 	name  string
 	index int
 	isIdx bool
+	every bool
 }
 
 // parsePath reads the JSONPath subset EventBridge documents for InputPath
 // and InputPathsMap: $, $.a.b, $.detail-type, $.resources[0], $['a b'].
-func parsePath(p string) ([]segment, bool) {
+func parsePath(p string) ([]segment, bool) { return parsePathOf(p, false) }
+
+// parsePathOf is parsePath, taking [*] too when every is set.
+func parsePathOf(p string, every bool) ([]segment, bool) {
 	if !strings.HasPrefix(p, "$") {
 		return nil, false
 	}
@@ -44,6 +51,10 @@ func parsePath(p string) ([]segment, bool) {
 			rest = rest[end+1:]
 			if len(inner) >= 2 && (inner[0] == '\'' || inner[0] == '"') && inner[len(inner)-1] == inner[0] {
 				segs = append(segs, segment{name: inner[1 : len(inner)-1]})
+				continue
+			}
+			if every && inner == "*" {
+				segs = append(segs, segment{every: true})
 				continue
 			}
 			n, err := strconv.Atoi(inner)
@@ -110,22 +121,123 @@ func element(doc json.RawMessage, index int) (json.RawMessage, bool) {
 }
 
 // eachMember calls fn for every member of a JSON object, in document order.
+// It scans the text rather than decoding it, since every placeholder and
+// parameter of every event looks members up: each value is handed out as
+// written, and the scan stops with errMalformed at text that is not JSON.
 func eachMember(doc json.RawMessage, fn func(key string, value json.RawMessage)) error {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	if _, err := dec.Token(); err != nil {
-		return err
+	i := skipSpace(doc, 0)
+	if i >= len(doc) || doc[i] != '{' {
+		return errMalformed
 	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key, _ := tok.(string)
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return err
-		}
-		fn(key, value)
+	i = skipSpace(doc, i+1)
+	if i < len(doc) && doc[i] == '}' {
+		return nil
 	}
-	return nil
+	for {
+		if i >= len(doc) || doc[i] != '"' {
+			return errMalformed
+		}
+		keyEnd, ok := skipString(doc, i)
+		if !ok {
+			return errMalformed
+		}
+		key, ok := unquoteKey(doc[i:keyEnd])
+		if !ok {
+			return errMalformed
+		}
+		i = skipSpace(doc, keyEnd)
+		if i >= len(doc) || doc[i] != ':' {
+			return errMalformed
+		}
+		i = skipSpace(doc, i+1)
+		end, ok := skipValue(doc, i)
+		if !ok {
+			return errMalformed
+		}
+		fn(key, doc[i:end])
+		i = skipSpace(doc, end)
+		switch {
+		case i >= len(doc):
+			return errMalformed
+		case doc[i] == ',':
+			i = skipSpace(doc, i+1)
+		case doc[i] == '}':
+			return nil
+		default:
+			return errMalformed
+		}
+	}
+}
+
+var errMalformed = errors.New("not a JSON object")
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] (a quote).
+func skipString(b []byte, i int) (int, bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, true
+		}
+	}
+	return 0, false
+}
+
+// skipValue returns the index after the value starting at b[i].
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				end, ok := skipString(b, j)
+				if !ok {
+					return 0, false
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, true
+				}
+			}
+		}
+		return 0, false
+	}
+	j := i
+scan:
+	for ; j < len(b); j++ {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			break scan
+		}
+	}
+	return j, j > i
+}
+
+// unquoteKey decodes a member's name; most have no escapes to decode and
+// are valid UTF-8 (encoding/json replaces invalid bytes, as it is asked to
+// here).
+func unquoteKey(raw []byte) (string, bool) {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var key string
+	return key, json.Unmarshal(raw, &key) == nil
 }

@@ -3,6 +3,7 @@ package transform
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 )
 
 // ingestionTimeLayout renders <aws.events.event.ingestion-time>; AWS documents
@@ -10,18 +11,26 @@ import (
 const ingestionTimeLayout = "2006-01-02T15:04:05.000Z"
 
 func (t *Transformer) render(ev Event) ([]byte, error) {
-	tpl := t.Template
+	return fill(t.Template, placeholderPattern, len(ev.Envelope), func(name string) (json.RawMessage, bool, bool) {
+		return t.value(name, ev)
+	})
+}
+
+// fill substitutes every placeholder of tpl (pattern's first group names
+// it) that value knows, as the package doc describes; sizeHint is how much
+// the values may add.
+func fill(tpl string, pattern *regexp.Regexp, sizeHint int, value func(name string) (raw json.RawMessage, known, found bool)) ([]byte, error) {
 	jsonMode := isJSONTemplate(tpl)
 	var out bytes.Buffer
-	out.Grow(len(tpl) + len(ev.Envelope))
+	out.Grow(len(tpl) + sizeHint)
 	inString, escaped := false, false
 	for i := 0; i < len(tpl); {
 		c := tpl[i]
 		if c == '<' && !escaped {
-			if loc := placeholderPattern.FindStringSubmatchIndex(tpl[i:]); loc != nil && loc[0] == 0 {
+			if loc := pattern.FindStringSubmatchIndex(tpl[i:]); loc != nil && loc[0] == 0 {
 				name := tpl[i+loc[2] : i+loc[3]]
-				if value, known, found := t.value(name, ev); known {
-					writeValue(&out, value, found, jsonMode, inString)
+				if v, known, found := value(name); known {
+					writeValue(&out, v, found, jsonMode, inString)
 					i += loc[1]
 					continue
 				}

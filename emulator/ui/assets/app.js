@@ -131,7 +131,7 @@ const words = (k) => String(k).replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCas
 
 // ---- views -------------------------------------------------------------
 
-const ROUTE_KEYS = ["namespace", "topic", "subscription", "bus", "rule", "target", "subscriber"];
+const ROUTE_KEYS = ["namespace", "topic", "subscription", "bus", "rule", "target", "subscriber", "pipe", "step"];
 const routeName = (labels) => ROUTE_KEYS.map((k) => labels?.[k]).filter(Boolean).join("/");
 
 async function viewResources(main) {
@@ -194,7 +194,10 @@ async function viewResources(main) {
   for (const [k, v] of Object.entries(metrics)) {
     if (k === "journal" || k === "routes" || v === null || v === undefined) continue;
     put(main, h("h3", {}, SECTIONS[k] || words(k)));
-    if (Array.isArray(v)) put(main, v.length ? counters(v.map(obj), [routeColumn]) : h("p", { class: "muted" }, "None yet."));
+    const columns = k === "pipes"
+      ? [routeColumn, ["state", "state", (r) => badge(r.state)], ["invariant", "accounted for", (r) => pipeInvariant(r)]]
+      : [routeColumn];
+    if (Array.isArray(v)) put(main, v.length ? counters(v.map(obj), columns) : h("p", { class: "muted" }, "None yet."));
     else put(main, h("pre", {}, pretty(v)));
   }
   const subscribers = list(obj(subs).subscribers).map(obj);
@@ -222,7 +225,17 @@ function counters(rows, columns) {
 }
 
 // SECTIONS names the other sections of /metrics the page knows.
-const SECTIONS = { queues: "Event Grid namespace queue subscriptions" };
+const SECTIONS = { queues: "Event Grid namespace queue subscriptions", pipes: "EventBridge Pipes" };
+
+// pipeInvariant: every message a pipe received is delivered, filtered,
+// dead-lettered (by its queue's redrive policy) or dropped, or is still
+// batching, in flight or back in its queue awaiting a retry.
+function pipeInvariant(r) {
+  const n = (k) => Number(r[k]) || 0;
+  return h("span", { class: "invariant" },
+    `${n("received")} received = ${n("delivered")} delivered + ${n("filtered")} filtered + ${n("deadLettered")} dead-lettered + ${n("dropped")} dropped`
+    + ` + ${n("batching") + n("inFlight") + n("awaitingRetry")} pending`);
+}
 
 // invariant: every queued event is delivered, dead-lettered, dropped or still
 // pending (queued, retrying, in flight or awaiting its dead letter). The
