@@ -3,6 +3,10 @@ package sqs
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/aws/smithy-go"
+
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
 
 // apiError is an SQS error. Code is the JSON protocol's error shape name
@@ -17,9 +21,34 @@ type apiError struct {
 	QueryMessage string
 	Status       int
 	Sender       bool
+	// cause is what the refusal means to GridBridge's own senders (the AWS
+	// faces' targets), for errors.Is: sqssend.ErrMessageTooLarge.
+	cause error
 }
 
 func (e *apiError) Error() string { return e.QueryCode + ": " + e.Message }
+
+func (e *apiError) Unwrap() error { return e.cause }
+
+// ErrorCode, ErrorMessage and ErrorFault make an SQS error read, to the AWS
+// faces that send to these queues, as the SDK reports SQS's answer
+// (smithy.APIError): by its query code.
+func (e *apiError) ErrorCode() string    { return e.QueryCode }
+func (e *apiError) ErrorMessage() string { return e.Message }
+func (e *apiError) ErrorFault() smithy.ErrorFault {
+	if e.Sender {
+		return smithy.FaultClient
+	}
+	return smithy.FaultServer
+}
+
+// errMessageTooLong refuses a message larger than the queue's
+// MaximumMessageSize, max.
+func errMessageTooLong(max int) *apiError {
+	e := errInvalidParameter("One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", max)
+	e.cause = sqssend.ErrMessageTooLarge
+	return e
+}
 
 func newError(code, queryCode, format string, args ...any) *apiError {
 	return &apiError{Code: code, QueryCode: queryCode, Message: fmt.Sprintf(format, args...), Status: http.StatusBadRequest, Sender: true}

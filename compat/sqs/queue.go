@@ -105,7 +105,7 @@ func (q *Queue) send(in sendInput) (sendResult, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if size := len(in.body) + attributesSize(in.attrs); size > q.cfg.maxSize {
-		return sendResult{}, errInvalidParameter("One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", q.cfg.maxSize)
+		return sendResult{}, errMessageTooLong(q.cfg.maxSize)
 	}
 	now := q.store.clock.Now()
 	delay := q.cfg.delay
