@@ -78,7 +78,8 @@ func CauseOf(err error) Cause {
 			return CauseKMSKeyMissing
 		case strings.Contains(name, "AccessDenied") || strings.Contains(name, "NotAuthorized") || strings.Contains(name, "AuthorizationError"):
 			return CauseAccessDenied
-		case name == "InvalidParameterValue" && strings.Contains(apiErr.ErrorMessage(), "Message must be shorter than"):
+		case strings.HasSuffix(name, "InvalidParameterValue") && strings.Contains(apiErr.ErrorMessage(), "Message must be shorter than"):
+			// SQS's code, which some servers qualify (AWS.SimpleQueueService.…).
 			return CauseTooLarge
 		}
 		if s := StatusOf(err); s >= 400 && s < 500 || apiErr.ErrorFault() == smithy.FaultClient {
