@@ -136,6 +136,25 @@ func TestReplayErrorsAndArchiveAPI(t *testing.T) {
 
 	_, err = h.client.UpdateArchive(c, &ebsdk.UpdateArchiveInput{ArchiveName: aws.String("a")})
 	apiError(t, err, "ValidationException", "At least one of EventPattern, RetentionDays or Description must be provided.")
+	// A missing archive is missing whatever the update gives.
+	for _, in := range []*ebsdk.UpdateArchiveInput{
+		{ArchiveName: aws.String("nope")}, {ArchiveName: aws.String("nope"), RetentionDays: aws.Int32(7)},
+	} {
+		_, err = h.client.UpdateArchive(c, in)
+		apiError(t, err, "ResourceNotFoundException", "Archive nope does not exist.")
+	}
+	_, err = h.client.ListArchives(c, &ebsdk.ListArchivesInput{State: types.ArchiveState("ACTIVE")})
+	apiError(t, err, "ValidationException", "1 validation error detected: Value 'ACTIVE' at 'state' failed to satisfy constraint: "+
+		"Member must satisfy enum value set: [ENABLED, DISABLED, CREATING, UPDATING, CREATE_FAILED, UPDATE_FAILED]")
+	_, err = h.client.ListReplays(c, &ebsdk.ListReplaysInput{State: types.ReplayState("DONE")})
+	apiError(t, err, "ValidationException", "1 validation error detected: Value 'DONE' at 'state' failed to satisfy constraint: "+
+		"Member must satisfy enum value set: [STARTING, RUNNING, CANCELLING, COMPLETED, CANCELLED, FAILED]")
+	for _, state := range types.ArchiveState("").Values() {
+		must[*ebsdk.ListArchivesOutput](t)(h.client.ListArchives(c, &ebsdk.ListArchivesInput{State: state}))
+	}
+	for _, state := range types.ReplayState("").Values() {
+		must[*ebsdk.ListReplaysOutput](t)(h.client.ListReplays(c, &ebsdk.ListReplaysInput{State: state}))
+	}
 	must[*ebsdk.UpdateArchiveOutput](t)(h.client.UpdateArchive(c, &ebsdk.UpdateArchiveInput{ArchiveName: aws.String("a"), RetentionDays: aws.Int32(7)}))
 	list := must[*ebsdk.ListArchivesOutput](t)(h.client.ListArchives(c, &ebsdk.ListArchivesInput{EventSourceArn: aws.String(busArn)}))
 	if len(list.Archives) != 1 || aws.ToInt32(list.Archives[0].RetentionDays) != 7 {

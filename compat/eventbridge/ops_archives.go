@@ -64,6 +64,13 @@ func (s *Service) describeArchive(_ *call, _ *archiveInput, a *archive) (any, er
 	}, nil
 }
 
+// archiveStates are the model's ArchiveState values, in its order.
+var archiveStates = []string{"ENABLED", "DISABLED", "CREATING", "UPDATING", "CREATE_FAILED", "UPDATE_FAILED"}
+
+func checkListArchives(in *listBySourceInput, v *awsjson.Violations) {
+	checkState(v, in.State, archiveStates)
+}
+
 func (s *Service) listArchives(_ *call, in *listBySourceInput, t *tenant) (any, error) {
 	if in.EventSourceArn != nil {
 		key, busName, ok := parseBusArn(*in.EventSourceArn)
@@ -89,21 +96,12 @@ func (s *Service) listArchives(_ *call, in *listBySourceInput, t *tenant) (any, 
 	return listArchivesOutput{Archives: items, NextToken: next}, nil
 }
 
-// updateArchive refuses an update of nothing before it looks up the
-// archive, so it decodes its input itself rather than run under op.
-func (s *Service) updateArchive(c *call) (any, error) {
-	in, err := decode(c, checkArchive(false))
-	if err != nil {
-		return nil, err
-	}
+// updateArchive changes the members given. The archive is looked up first:
+// a missing one is ResourceNotFoundException whatever else the request
+// lacks; an existing one must be given something to change.
+func (s *Service) updateArchive(_ *call, in *archiveInput, a *archive) (any, error) {
 	if in.EventPattern == nil && in.RetentionDays == nil && in.Description == nil && in.KmsKeyIdentifier == nil {
 		return nil, awsjson.Validation("At least one of EventPattern, RetentionDays or Description must be provided.")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := findArchive(s, c, in)
-	if err != nil {
-		return nil, err
 	}
 	if in.EventPattern != nil {
 		compiled, err := parsePattern(*in.EventPattern)
