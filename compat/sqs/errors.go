@@ -3,6 +3,8 @@ package sqs
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/aws/smithy-go"
 )
 
 // apiError is an SQS error. Code is the JSON protocol's error shape name
@@ -17,6 +19,20 @@ type apiError struct {
 }
 
 func (e *apiError) Error() string { return e.QueryCode + ": " + e.Message }
+
+// ErrorCode, ErrorMessage, ErrorFault and HTTPStatusCode answer as the SQS
+// SDK's errors do (smithy.APIError), so the faces that send to GridBridge's
+// own SQS read a refusal the way they read a real server's
+// (sqssend.CauseOf, sqssend.Answer). The code is the JSON protocol's.
+func (e *apiError) ErrorCode() string    { return e.Code }
+func (e *apiError) ErrorMessage() string { return e.Message }
+func (e *apiError) HTTPStatusCode() int  { return e.Status }
+func (e *apiError) ErrorFault() smithy.ErrorFault {
+	if e.Sender {
+		return smithy.FaultClient
+	}
+	return smithy.FaultServer
+}
 
 func newError(code, queryCode, format string, args ...any) *apiError {
 	return &apiError{Code: code, QueryCode: queryCode, Message: fmt.Sprintf(format, args...), Status: http.StatusBadRequest, Sender: true}
