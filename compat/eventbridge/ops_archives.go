@@ -19,16 +19,27 @@ func checkArchive(creating bool) func(*archiveInput, *awsjson.Violations) {
 	}
 }
 
-func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, error) {
+// createArchive creates the archive and, as AWS does, its managed rule
+// Events-Archive-<name> on the bus, which ListRules and DescribeRule show.
+func (s *Service) createArchive(c *call, in *archiveInput, t *tenant) (any, error) {
 	key, busName, ok := parseBusArn(*in.EventSourceArn)
 	if !ok || key != t.key {
 		return nil, awsjson.Validation("Parameter EventSourceArn is not valid.")
 	}
-	if _, ok := t.buses[busName]; !ok {
+	b, ok := t.buses[busName]
+	if !ok {
 		return nil, awsjson.NotFound("Event bus %s does not exist.", busName)
 	}
 	if _, exists := t.archives[*in.ArchiveName]; exists {
 		return nil, awsjson.AlreadyExists("Archive %s already exists.", *in.ArchiveName)
+	}
+	// The rule's name is taken by a rule of the caller's (GridBridge's
+	// answer: AWS's is not documented), or the bus has its quota of rules.
+	if _, taken := b.rules[archiveRulePrefix+*in.ArchiveName]; taken {
+		return nil, awsjson.AlreadyExists("Rule %s%s already exists on EventBus %s.", archiveRulePrefix, *in.ArchiveName, busName)
+	}
+	if len(b.rules) >= maxRulesPerBus {
+		return nil, awsjson.LimitExceeded()
 	}
 	a := &archive{
 		name: *in.ArchiveName, arn: archiveArn(t.key, *in.ArchiveName), sourceArn: *in.EventSourceArn, busName: busName,
@@ -43,6 +54,7 @@ func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, erro
 		a.eventPattern = in.EventPattern
 	}
 	t.archives[a.name] = a
+	s.newArchiveRuleLocked(t, b, a, c.caller.Account)
 	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
@@ -109,6 +121,9 @@ func (s *Service) updateArchive(_ *call, in *archiveInput, a *archive) (any, err
 			return nil, err
 		}
 		a.eventPattern, a.compiled = in.EventPattern, compiled
+		if a.rule != nil && !a.rule.deleted {
+			a.rule.eventPattern = ptr(archiveRulePattern(a.eventPattern))
+		}
 	}
 	setGivenValue(&a.retentionDays, in.RetentionDays)
 	setGiven(&a.description, in.Description)
@@ -116,7 +131,14 @@ func (s *Service) updateArchive(_ *call, in *archiveInput, a *archive) (any, err
 	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
+// deleteArchive deletes the archive and its managed rule (unless a Force
+// DeleteRule removed that already). The rule's one target has no route, so
+// nothing is left to remove from the engine.
 func (s *Service) deleteArchive(c *call, _ *archiveInput, a *archive) (any, error) {
-	delete(s.callerTenantLocked(c).archives, a.name)
+	t := s.callerTenantLocked(c)
+	delete(t.archives, a.name)
+	if a.rule != nil && !a.rule.deleted {
+		s.dropRuleLocked(t, a.rule)
+	}
 	return nil, nil
 }
