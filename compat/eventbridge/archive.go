@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
-
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
 )
 
@@ -53,14 +52,14 @@ func archiveRulePattern(archivePattern *string) string {
 	return string(out)
 }
 
-// newArchiveRuleLocked puts a's managed rule on bus b, with its one target,
-// the archive. The rule is outside the bus's matcher: archiveLocked keeps
-// the events it would match, and its target has no engine route.
-func (s *Service) newArchiveRuleLocked(t *tenant, b *bus, a *archive, createdBy string) {
+// putArchiveRule puts a's managed rule on bus b, with its one target, the
+// archive. The rule is outside the bus's matcher: archiveLocked keeps the
+// events it would match, and its target has no engine route.
+func putArchiveRule(t *tenant, b *bus, a *archive, createdBy string) {
 	name := archiveRulePrefix + a.name
 	r := &rule{
 		tenant: t.key, bus: b, name: name, arn: ruleArn(t.key, b.name, name), createdBy: createdBy,
-		state: stateEnabled, managedBy: ptr(eventsPrincipal), archive: a,
+		state: stateEnabled, managedBy: ptr(eventsPrincipal),
 		eventPattern: ptr(archiveRulePattern(a.eventPattern)),
 	}
 	r.targets = []*target{{shape: &targetShape{Id: ptr(name), TargetInvocation: awsjson.TargetInvocation{Arn: ptr(a.arn)}}}}

@@ -54,7 +54,7 @@ func (s *Service) createArchive(c *call, in *archiveInput, t *tenant) (any, erro
 		a.eventPattern = in.EventPattern
 	}
 	t.archives[a.name] = a
-	s.newArchiveRuleLocked(t, b, a, c.caller.Account)
+	putArchiveRule(t, b, a, c.caller.Account)
 	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 

@@ -27,10 +27,9 @@ type rule struct {
 	description  *string
 	roleArn      *string
 	createdBy    string
-	// managedBy is the service that manages the rule, nil for the caller's
-	// own rules; archive is the archive whose rule it is, if any.
+	// managedBy is the service that manages the rule (an archive's rule),
+	// nil for the caller's own rules.
 	managedBy *string
-	archive   *archive
 	// targets in the order they were first put.
 	targets []*target
 
