@@ -194,10 +194,9 @@ func (w *Watcher) listLocked(ctx context.Context, sw *sweep, budget int) (change
 		}
 		blobs := pageBlobs(name, page.Segment.BlobItems)
 		// A request costs the service about as much as a hundred blobs
-		// (Azurite, 10,000 blobs in the container: 165 ms for a page of 100,
-		// 320 ms for 1,000), so
-		// an account of many small containers is not listed one request
-		// after another in a single poll either.
+		// (Azurite, 10,000 blobs in the container: 165 ms for a page of
+		// 100, 320 ms for 1,000), so an account of many small containers
+		// is not listed one request after another in a single poll either.
 		spent += max(requestCost, len(blobs))
 		last := page.NextMarker == nil || *page.NextMarker == ""
 		if len(blobs) > 0 || last {
