@@ -122,14 +122,19 @@ func sqsTarget(queues sqssend.Queues, queueArn, group string) sqssend.Destinatio
 			}
 			return m
 		},
-		Name: func(c sqssend.Cause, _ error) (string, string) { return sqsFailure(c, queueArn) },
+		Name: func(c sqssend.Cause, err error) (string, string) { return sqsFailure(c, err, queueArn) },
 	}
 }
 
 // sqsFailure names a failed send to an SQS target as EventBridge reports
 // it: the code of a dead letter's ERROR_CODE, and what SQS would say.
-func sqsFailure(c sqssend.Cause, queueArn string) (code, message string) {
+func sqsFailure(c sqssend.Cause, err error, queueArn string) (code, message string) {
 	switch c {
+	case sqssend.CauseTooLarge:
+		// Larger than the queue's MaximumMessageSize: SQS's client error,
+		// not retried.
+		return retry.CodeSDKClientError, sqssend.TooLargeMessage(err) +
+			" (Service: AmazonSQS; Status Code: 400; Error Code: InvalidParameterValue)"
 	case sqssend.CauseQueueMissing:
 		// SQS's answer as EventBridge passes it on (the Java SDK's rendering).
 		return retry.CodeNoResource, "The specified queue does not exist or you do not have access to it. " +

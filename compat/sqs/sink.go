@@ -33,7 +33,8 @@ const senderID = "AIDAGRIDBRIDGEEMULATOR"
 //
 // A malformed ARN, or a message SQS would refuse (too large, bad
 // characters), fails with engine.ErrDestinationNotFound: retrying cannot
-// help.
+// help. One larger than the queue's MaximumMessageSize fails with
+// sqssend.ErrMessageTooLarge too, and the SQS error SQS would answer.
 func (s *Store) Send(_ context.Context, m sqssend.Message) error {
 	k, err := parseQueueARN(m.QueueArn)
 	if err != nil {

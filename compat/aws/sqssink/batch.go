@@ -13,10 +13,11 @@ import (
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
 
-// SQS's SendMessageBatch limits: 10 entries, 256 KiB in all.
+// SQS's SendMessageBatch limits: 10 entries, 1 MiB in all (bodies and
+// attributes' names, types and values).
 const (
 	maxBatchEntries = 10
-	maxBatchBytes   = 262144
+	maxBatchBytes   = 1 << 20
 	// maxInFlight is how many sends to one queue may be in flight at once
 	// before writes wait to be batched: a few keep the round trips
 	// overlapping, as several producers' would.
@@ -76,7 +77,7 @@ func (b *batching) Send(ctx context.Context, m sqssend.Message) error {
 		l.next()
 		return err
 	}
-	size := len(m.Body)
+	size := messageSize(m)
 	var p *pending
 	if n := len(l.waiting); n > 0 && len(l.waiting[n-1].entries) < maxBatchEntries && l.waiting[n-1].bytes+size <= maxBatchBytes {
 		p = l.waiting[n-1]
@@ -170,4 +171,13 @@ func (s *Sink) writeBatch(ctx context.Context, msgs []sqssend.Message) []error {
 		errs[i] = fmt.Errorf("sqssink: sending to %s: %s: %s", dest, aws.ToString(f.Code), aws.ToString(f.Message))
 	}
 	return errs
+}
+
+// messageSize is what m counts against SQS's batch limit.
+func messageSize(m sqssend.Message) int {
+	n := len(m.Body)
+	for _, a := range m.Attributes {
+		n += len(a.Name) + len(a.Type) + len(a.Value)
+	}
+	return n
 }
