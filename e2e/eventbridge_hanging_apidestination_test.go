@@ -11,6 +11,7 @@ import (
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
 	"github.com/gridbridge/gridbridge/fakes"
+	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -103,6 +104,32 @@ func BenchmarkEventBridgeAdvanceOverHangingAPIDestination(b *testing.B) {
 					emu := startDefaultSettle(b)
 					hook := fakes.NewWebhook(b, c.reply...)
 					publishToAPIDestination(b, emu, hook.URL(), n)
+					b.StartTimer()
+					emu.Advance(time.Hour)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkAdvanceOverHangingEndpointsBinary is the same hour's advance on
+// the built binary with its default flags (retry jitter and Event Grid
+// probation on, --clock virtual), for both clouds: jitter starts each retry
+// at an instant of its own.
+func BenchmarkAdvanceOverHangingEndpointsBinary(b *testing.B) {
+	for _, cloud := range []string{"eventgrid", "eventbridge"} {
+		for _, n := range []int{hangingEvents, 4 * hangingEvents} {
+			b.Run(fmt.Sprintf("%s/%d", cloud, n), func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					proc := testbinary.Start(b, "--clock", "virtual")
+					emu := testkit.Connect(b, proc.Endpoints["http"])
+					hook := fakes.NewWebhook(b, fakes.NoAnswer())
+					if cloud == "eventgrid" {
+						publishToHook(b, emu, hook.URL(), n)
+					} else {
+						publishToAPIDestination(b, emu, hook.URL(), n)
+					}
 					b.StartTimer()
 					emu.Advance(time.Hour)
 				}
