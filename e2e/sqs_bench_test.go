@@ -115,11 +115,19 @@ func createBenchQueue(b *testing.B, client *sqs.Client, name string) string {
 // them, and returns the messages per second from the first send to the last
 // delete.
 func pipeline(b *testing.B, client *sqs.Client, url string, n int, send func() error) float64 {
+	rate, _ := countedPipeline(b, client, url, n, send)
+	return rate
+}
+
+// countedPipeline is pipeline that also returns how many requests the
+// clients made (sends, receives, empty or not, and deletes), which a bare
+// server's baseline answers as many of.
+func countedPipeline(b *testing.B, client *sqs.Client, url string, n int, send func() error) (rate float64, requests int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	calls := (n + 9) / 10
 	total := int64(calls * 10)
-	var next, consumed, errs atomic.Int64
+	var next, consumed, errs, requestsMade atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
 	for range benchSenders {
@@ -127,6 +135,7 @@ func pipeline(b *testing.B, client *sqs.Client, url string, n int, send func() e
 		go func() {
 			defer wg.Done()
 			for next.Add(1) <= int64(calls) {
+				requestsMade.Add(1)
 				if err := send(); err != nil {
 					b.Error(err)
 					cancel()
@@ -140,6 +149,7 @@ func pipeline(b *testing.B, client *sqs.Client, url string, n int, send func() e
 		go func() {
 			defer wg.Done()
 			for consumed.Load() < total && ctx.Err() == nil {
+				requestsMade.Add(1)
 				out, err := client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url), MaxNumberOfMessages: 10, WaitTimeSeconds: 1})
 				if err != nil {
 					// An SQS server may drop a keep-alive connection under a
@@ -157,6 +167,7 @@ func pipeline(b *testing.B, client *sqs.Client, url string, n int, send func() e
 				for i, m := range out.Messages {
 					del[i] = sqstypes.DeleteMessageBatchRequestEntry{Id: aws.String(fmt.Sprint(i)), ReceiptHandle: m.ReceiptHandle}
 				}
+				requestsMade.Add(1)
 				if _, err := client.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(url), Entries: del}); err != nil {
 					b.Error(err)
 					return
@@ -172,7 +183,7 @@ func pipeline(b *testing.B, client *sqs.Client, url string, n int, send func() e
 	if got := consumed.Load(); got != total {
 		b.Fatalf("consumed %d of %d messages", got, total)
 	}
-	return float64(total) / elapsed.Seconds()
+	return float64(total) / elapsed.Seconds(), requestsMade.Load()
 }
 
 // BenchmarkSQSReceiveReady measures one ReceiveMessage (through the SDK over
