@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-// BenchmarkQueryDecodeLargeBatch is one query-protocol SendMessageBatch of
-// about 250 to 390 KB: "many-entries" names 1,900 entries of a few members each
-// (refused as TooManyEntriesInBatchRequest once decoded), "ten-entries" ten
-// entries of 38 KB bodies, each with ten attributes (accepted). The cost
+// BenchmarkQueryDecodeLargeBatch is one large query-protocol
+// SendMessageBatch: "many-entries" names 1,900 entries of a few members each
+// (about 580 KB, refused as TooManyEntriesInBatchRequest once decoded),
+// "ten-entries" ten entries of 25 KB bodies, each with ten attributes
+// (about 270 KB, accepted). The cost
 // must grow with the request's size, not its square. Run it with
 //
 //	go test ./compat/sqs -run '^$' -bench QueryDecode -benchtime 10x
