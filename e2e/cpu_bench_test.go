@@ -139,7 +139,7 @@ type meter struct {
 
 func startMeter(b *testing.B, pid int) *meter {
 	m := &meter{b: b, pid: pid, cpu0: cpuSecondsOf(b, pid)}
-	if path, err := exec.LookPath("perf"); err == nil {
+	if path, ok := perfCountsInstructions(); ok {
 		m.out = &bytes.Buffer{}
 		m.perf = exec.Command(path, "stat", "-x", ",", "-e", "instructions", "-p", strconv.Itoa(pid))
 		m.perf.Stderr = m.out
@@ -152,6 +152,26 @@ func startMeter(b *testing.B, pid int) *meter {
 	return m
 }
 
+// perfCountsInstructions returns perf's path when it counts instructions
+// on this machine (many virtual machines expose no hardware counters).
+func perfCountsInstructions() (string, bool) {
+	path, err := exec.LookPath("perf")
+	if err != nil {
+		return "", false
+	}
+	out, err := exec.Command(path, "stat", "-x", ",", "-e", "instructions", "--", "true").CombinedOutput()
+	if err != nil {
+		return "", false
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Split(line, ","); len(f) > 2 && strings.HasPrefix(f[2], "instructions") {
+			n, err := strconv.ParseFloat(f[0], 64)
+			return path, err == nil && n > 0
+		}
+	}
+	return "", false
+}
+
 // stop returns the CPU seconds and instructions (0 when not counted) the
 // process used since startMeter.
 func (m *meter) stop() (cpu, instructions float64) {
@@ -162,7 +182,7 @@ func (m *meter) stop() (cpu, instructions float64) {
 		for _, line := range strings.Split(m.out.String(), "\n") {
 			f := strings.Split(line, ",")
 			if len(f) > 2 && strings.HasPrefix(f[2], "instructions") {
-				instructions, _ = strconv.ParseFloat(f[0], 64) // "<not supported>" stays 0
+				instructions, _ = strconv.ParseFloat(f[0], 64)
 			}
 		}
 	}

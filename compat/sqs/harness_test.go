@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -102,6 +103,18 @@ func (h *harness) longPoll(url string) <-chan []types.Message {
 		done <- out.Messages
 	}()
 	return done
+}
+
+// awaitWaiting returns once n long polls wait on the queue named name.
+func (h *harness) awaitWaiting(name string, n int) {
+	h.T.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for h.store.Waiting(name) < n {
+		if time.Now().After(deadline) {
+			h.T.Fatalf("%d long polls wait on %s, want %d", h.store.Waiting(name), name, n)
+		}
+		time.Sleep(time.Millisecond) // the poll's request is on its way
+	}
 }
 
 // receive takes up to max messages without waiting, with every attribute.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // Queue is one SQS queue. Its mutex guards everything below it; a Queue's
@@ -39,6 +41,13 @@ type Queue struct {
 	// wake is closed when messages may have become available; nil when no
 	// receiver waits.
 	wake chan struct{}
+	// waiters counts the long polls waiting on wake. While there are any,
+	// expiry is a clock timer at the next time a delayed or in-flight
+	// message becomes visible (expiryAt), which closes wake: one timer per
+	// queue, whatever the number of polls, and none without them.
+	waiters  int
+	expiry   engine.Timer
+	expiryAt time.Time
 	// watchers are the readers told alongside waiting receivers (a pipe
 	// reading the queue as its source); the store keeps the list.
 	watchers []*watch
@@ -65,12 +74,73 @@ func (q *Queue) fifo() bool { return q.key.fifo() }
 
 // notifyLocked wakes waiting receivers and tells the queue's watchers.
 func (q *Queue) notifyLocked() {
+	q.wakeReceiversLocked()
+	for _, w := range q.watchers {
+		w.wake()
+	}
+}
+
+// wakeReceiversLocked wakes the long polls waiting on the queue.
+func (q *Queue) wakeReceiversLocked() {
 	if q.wake != nil {
 		close(q.wake)
 		q.wake = nil
 	}
-	for _, w := range q.watchers {
-		w.wake()
+}
+
+// nextExpiryLocked is the earliest time a delayed or in-flight message
+// becomes visible, zero when none is waiting for its time.
+func (q *Queue) nextExpiryLocked(now time.Time) time.Time {
+	if !q.fifo() {
+		if len(q.timed) == 0 {
+			return time.Time{}
+		}
+		return q.timed[0].visibleAt
+	}
+	var next time.Time
+	for _, m := range q.order {
+		if !m.deleted && m.visibleAt.After(now) && (next.IsZero() || m.visibleAt.Before(next)) {
+			next = m.visibleAt
+		}
+	}
+	return next
+}
+
+// armExpiryLocked makes sure the waiting receivers are woken when the next
+// delayed or in-flight message becomes visible, on the emulator clock (a
+// virtual clock's advance fires it). A timer already armed no later than
+// that is kept: when it fires, the receivers look again and re-arm.
+func (q *Queue) armExpiryLocked(now time.Time) {
+	next := q.nextExpiryLocked(now)
+	if next.IsZero() {
+		return
+	}
+	if q.expiry != nil && !q.expiryAt.After(next) {
+		return
+	}
+	if q.expiry != nil {
+		q.expiry.Stop()
+	}
+	q.expiryAt = next
+	var timer engine.Timer
+	timer = q.store.clock.AfterFunc(next.Sub(now), func() {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if q.expiry == timer {
+			q.expiry, q.expiryAt = nil, time.Time{}
+		}
+		q.wakeReceiversLocked()
+	})
+	q.expiry = timer
+}
+
+// leaveWaitLocked counts a long poll out of the waiters; the last one
+// stops the expiry timer, which nobody needs any more.
+func (q *Queue) leaveWaitLocked() {
+	q.waiters--
+	if q.waiters == 0 && q.expiry != nil {
+		q.expiry.Stop()
+		q.expiry, q.expiryAt = nil, time.Time{}
 	}
 }
 
@@ -269,24 +339,34 @@ type receiveInput struct {
 	wait       *time.Duration // nil: the queue's ReceiveMessageWaitTimeSeconds
 }
 
-// pollInterval is how often a long-polling receive looks again while the
-// queue holds delayed or in-flight messages, whose time comes with the
-// emulator clock (which may be virtual and moved by a test) rather than
-// with a send.
-const pollInterval = 10 * time.Millisecond
-
 // receive takes up to in.max visible messages, waiting up to the wait time
-// (real time) for the first.
+// (real time) for the first. A waiting receive is woken by a send, a
+// visibility change, the queue's deletion, or the clock timer at the next
+// visibility or delay expiry (armExpiryLocked); it never polls. A client
+// gone (its request's context done) takes nothing: messages handed to a
+// closed connection would sit in flight with nobody to see them.
 func (q *Queue) receive(ctx context.Context, in receiveInput) []received {
-	var timeout *time.Timer
+	var timeout <-chan time.Time
+	waiting := false
+	defer func() {
+		if waiting {
+			q.mu.Lock()
+			q.leaveWaitLocked()
+			q.mu.Unlock()
+		}
+	}()
 	for {
 		q.mu.Lock()
+		if ctx.Err() != nil || q.gone {
+			q.mu.Unlock()
+			return nil
+		}
 		wait := q.cfg.receiveWait
 		if in.wait != nil {
 			wait = *in.wait
 		}
 		out, moves := q.takeLocked(in)
-		if len(out) > 0 || wait <= 0 || q.gone || ctx.Err() != nil {
+		if len(out) > 0 || wait <= 0 {
 			q.mu.Unlock()
 			q.store.redrive(moves)
 			return out
@@ -295,24 +375,23 @@ func (q *Queue) receive(ctx context.Context, in receiveInput) []received {
 			q.wake = make(chan struct{})
 		}
 		wake := q.wake
-		pending := len(q.timed) > 0 || len(q.order) > 0
+		if !waiting {
+			waiting = true
+			q.waiters++
+		}
+		q.armExpiryLocked(q.store.clock.Now())
 		q.mu.Unlock()
 		q.store.redrive(moves)
 		if timeout == nil {
-			// The long poll is the client's own real-time wait.
-			timeout = time.NewTimer(wait)
-			defer timeout.Stop()
-		}
-		var tick <-chan time.Time
-		if pending {
-			t := time.NewTimer(pollInterval)
-			tick = t.C
+			// The long poll is the client's own real-time wait: one timer
+			// for the whole call.
+			t := time.NewTimer(wait)
 			defer t.Stop()
+			timeout = t.C
 		}
 		select {
 		case <-wake:
-		case <-tick:
-		case <-timeout.C:
+		case <-timeout:
 			return nil
 		case <-ctx.Done():
 			return nil
