@@ -25,6 +25,7 @@ const account, region = facetest.AWSAccount, facetest.AWSRegion
 // with an SDK client pointed at it as users point theirs.
 type harness struct {
 	*facetest.AWSFace
+	svc    *sqs.Service
 	store  *sqs.Store
 	client *sqssdk.Client
 }
@@ -34,7 +35,7 @@ func newHarness(t testing.TB) *harness {
 	h := &harness{}
 	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
 		svc := sqs.New(sqs.Config{Clock: env.Clock})
-		h.store = svc.Store()
+		h.svc, h.store = svc, svc.Store()
 		svc.Register(env.Router)
 	})
 	h.client = h.clientFor(account, region)

@@ -48,6 +48,9 @@ type Queue struct {
 	waiters  int
 	expiry   engine.Timer
 	expiryAt time.Time
+	// The queue's books (metrics.go): every message that arrived is
+	// counted once where it left, or among those it holds.
+	counts ledger
 	// watchers are the readers told alongside waiting receivers (a pipe
 	// reading the queue as its source); the store keeps the list.
 	watchers []*watch
@@ -274,6 +277,7 @@ func validateAttributes(attrs map[string]AttributeValue) error {
 
 // enqueueLocked adds a new message (its visibleAt set) to the queue.
 func (q *Queue) enqueueLocked(m *message, now time.Time) {
+	q.counts.arrived++
 	q.seq++
 	m.seq = q.seq
 	q.byID[m.id] = m
@@ -306,11 +310,13 @@ func (q *Queue) gcDedupLocked(now time.Time) {
 	q.nextDedupGC = now.Add(time.Minute)
 }
 
-// removeLocked deletes m from the queue.
-func (q *Queue) removeLocked(m *message) {
+// removeLocked deletes m from the queue, counting it in left (one of the
+// queue's ledger counters).
+func (q *Queue) removeLocked(m *message, left *uint64) {
 	if m.deleted {
 		return
 	}
+	*left++
 	m.deleted = true
 	delete(q.byID, m.id)
 	if m.heapIndex >= 0 {
@@ -419,11 +425,11 @@ func (q *Queue) takeLocked(in receiveInput) ([]received, []move) {
 	var moves []move
 	take := func(m *message) bool {
 		if !now.Before(m.sent.Add(q.cfg.retention)) {
-			q.removeLocked(m) // past MessageRetentionPeriod
+			q.removeLocked(m, &q.counts.expired) // past MessageRetentionPeriod
 			return false
 		}
 		if r := q.cfg.redrive; r != nil && m.receiveCount >= r.MaxReceiveCount && q.store.exists(r.DeadLetterTargetArn) {
-			q.removeLocked(m)
+			q.removeLocked(m, &q.counts.deadLettered)
 			moves = append(moves, move{m: m, target: r.DeadLetterTargetArn, source: q.arn})
 			return false
 		}
@@ -574,7 +580,7 @@ func (q *Queue) deleteMessage(handle string) error {
 	}
 	q.mu.Lock()
 	if m := q.byID[id]; m != nil {
-		q.removeLocked(m)
+		q.removeLocked(m, &q.counts.deleted)
 	}
 	q.mu.Unlock()
 	return nil
@@ -612,6 +618,7 @@ func (q *Queue) changeVisibility(handle string, vt time.Duration) error {
 func (q *Queue) purge() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.counts.purged += uint64(len(q.byID))
 	q.clearLocked()
 	q.modified = q.store.clock.Now()
 }
@@ -626,18 +633,29 @@ func (q *Queue) clearLocked() {
 
 // countsLocked returns how many messages are visible, in flight and delayed.
 func (q *Queue) countsLocked(now time.Time) (visible, inflight, delayed int) {
+	h := q.holdingLocked(now)
+	return h.visible, h.inflight, h.delayed
+}
+
+// holding is what a queue holds at one instant. Past its retention period
+// a message is gone for SQS but still held until a receive meets it.
+type holding struct{ visible, inflight, delayed, pastRetention int }
+
+func (q *Queue) holdingLocked(now time.Time) holding {
+	var h holding
 	for _, m := range q.byID {
 		switch {
 		case !now.Before(m.sent.Add(q.cfg.retention)):
+			h.pastRetention++
 		case !m.visibleAt.After(now):
-			visible++
+			h.visible++
 		case m.receiveCount > 0:
-			inflight++
+			h.inflight++
 		default:
-			delayed++
+			h.delayed++
 		}
 	}
-	return visible, inflight, delayed
+	return h
 }
 
 // acceptMoved adds a message redriven from another queue: same id, body,
