@@ -84,7 +84,9 @@ func TestQueueMetricsCountRedrivesAndPurges(t *testing.T) {
 		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:` + region + `:` + account + `:books-dlq","maxReceiveCount":"1"}`})
 	h.send(url, "poison")
 	h.send(url, "purged")
-	h.receive(url, 1, func(in *sqssdk.ReceiveMessageInput) { in.MessageSystemAttributeNames = []types.MessageSystemAttributeName{} })
+	h.receive(url, 1, func(in *sqssdk.ReceiveMessageInput) {
+		in.MessageSystemAttributeNames = []types.MessageSystemAttributeName{}
+	})
 	h.receive(url, 10) // the first moves to the dead-letter queue; the second is taken
 	if _, err := h.client.PurgeQueue(ctx(t), &sqssdk.PurgeQueueInput{QueueUrl: aws.String(url)}); err != nil {
 		t.Fatal(err)
