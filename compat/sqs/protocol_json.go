@@ -13,7 +13,7 @@ const jsonContentType = "application/x-amz-json-1.0"
 func writeJSONResult(w http.ResponseWriter, requestID string, result any) {
 	body := []byte("{}")
 	if a, ok := result.(jsonAppender); ok {
-		body = a.appendJSON(make([]byte, 0, 1024))
+		body = a.appendJSON(make([]byte, 0, 512))
 	} else if result != nil {
 		b, err := json.Marshal(result)
 		if err != nil {

@@ -40,6 +40,15 @@ func (o receiveMessageOutput) appendJSON(b []byte) []byte {
 	if len(o.Messages) == 0 {
 		return append(b, '{', '}')
 	}
+	// Room for the answer as it usually is, so it is allocated once.
+	size := 16
+	for _, m := range o.Messages {
+		size += 96 + len(m.MessageId) + len(m.ReceiptHandle) + len(m.MD5OfBody) + len(m.Body) + len(m.Body)/8
+		for n, v := range m.Attributes {
+			size += 8 + len(n) + len(v)
+		}
+	}
+	b = slices.Grow(b, size)
 	b = append(b, `{"Messages":[`...)
 	for i, m := range o.Messages {
 		if i > 0 {

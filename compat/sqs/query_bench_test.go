@@ -13,8 +13,8 @@ import (
 // SendMessageBatch: "many-entries" names 1,900 entries of a few members each
 // (about 580 KB, refused as TooManyEntriesInBatchRequest once decoded),
 // "ten-entries" ten entries of 25 KB bodies, each with ten attributes
-// (about 270 KB, accepted). The cost
-// must grow with the request's size, not its square. Run it with
+// (about 270 KB, accepted). The cost must grow with the request's size, not
+// its square. Run it with
 //
 //	go test ./compat/sqs -run '^$' -bench QueryDecode -benchtime 10x
 func BenchmarkQueryDecodeLargeBatch(b *testing.B) {

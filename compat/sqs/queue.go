@@ -473,6 +473,9 @@ func (q *Queue) takeLocked(in receiveInput) ([]received, []move) {
 		q.nonce++
 		m.receipt = receiptHandle(q.key.name, m.id, q.nonce)
 		m.visibleAt = now.Add(vt)
+		if out == nil {
+			out = make([]received, 0, in.max) // grown once, not doubled
+		}
 		out = append(out, q.snapshotLocked(m))
 		return true
 	}
