@@ -604,11 +604,12 @@ func parseReceipt(handle string) (queue, id string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
-	parts := strings.Split(string(b), "\x00")
-	if len(parts) != 3 {
+	queue, rest, ok1 := strings.Cut(string(b), "\x00")
+	id, nonce, ok2 := strings.Cut(rest, "\x00")
+	if !ok1 || !ok2 || strings.Contains(nonce, "\x00") {
 		return "", "", false
 	}
-	return parts[0], parts[1], true
+	return queue, id, true
 }
 
 // deleteMessage deletes the message a receipt handle names. A handle of a
