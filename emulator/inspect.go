@@ -55,6 +55,12 @@ type InfoView struct {
 	Clock string `json:"clock"`
 	// Seed is the retry-jitter seed in use; pass it to --seed to repeat a run.
 	Seed int64 `json:"seed"`
+	// Jitter and Probation say whether retries are jittered (no
+	// --no-jitter) and Event Grid holds failing subscriptions in delayed
+	// delivery and probation (no --no-probation): what a client such as
+	// the testkit checks before it expects exact schedules.
+	Jitter    bool `json:"jitter"`
+	Probation bool `json:"probation"`
 	// AzureStorageAccounts and SQSEndpoint name the real dead-letter
 	// services configured; empty means the in-memory default.
 	AzureStorageAccounts []string `json:"azureStorageAccounts,omitempty"`
@@ -64,6 +70,7 @@ type InfoView struct {
 func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
 	httpjson.Write(w, http.StatusOK, InfoView{
 		HTTP: s.URL(), HTTPS: s.TLSURL(), Clock: s.clock.Mode(), Seed: s.opts.Seed,
+		Jitter: !s.opts.DisableJitter, Probation: !s.opts.DisableProbation,
 		AzureStorageAccounts: s.storageAccounts, SQSEndpoint: s.opts.SQSEndpoint,
 	})
 }
