@@ -266,7 +266,16 @@ func (s *Server) Handler() http.Handler {
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router))))
+	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.withAPIFaults(s.router)))))
+}
+
+// withAPIFaults puts the engine's API faults on every request, for the
+// request frames of the faces (the AWS frame, the ARM table) to take.
+func (s *Server) withAPIFaults(next http.Handler) http.Handler {
+	faults := s.engine.APIFaults()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(engine.WithAPIFaults(r.Context(), faults)))
+	})
 }
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000";

@@ -27,6 +27,7 @@ func TestTypesDecodeEveryFieldTheServerSends(t *testing.T) {
 		{eventgrid.QueueMetrics{}, QueueMetrics{}},
 		{emulator.PipeMetrics{}, PipeMetrics{}},
 		{engine.Fault{}, Fault{}},
+		{engine.APIFault{}, APIFault{}},
 		{emulator.SQSMessageView{}, SQSMessage{}},
 		{engine.Attribute{}, SQSAttribute{}},
 	} {
@@ -72,7 +73,7 @@ func TestKindsAreTheEngines(t *testing.T) {
 	for kit, eng := range map[string]string{
 		KindPublish: engine.KindPublish, KindAttempt: engine.KindAttempt, KindDelivered: engine.KindDelivered,
 		KindDeadLetter: engine.KindDeadLetter, KindDrop: engine.KindDrop, KindDeferred: engine.KindDeferred,
-		KindPoll: engine.KindPoll, KindFilter: engine.KindFilter,
+		KindPoll: engine.KindPoll, KindFilter: engine.KindFilter, KindAPIFault: engine.KindAPIFault,
 	} {
 		if kit != eng {
 			t.Errorf("testkit kind %q, engine kind %q", kit, eng)

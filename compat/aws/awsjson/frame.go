@@ -16,6 +16,7 @@ func Frame(name string, maxBody int64, log *slog.Logger) *frame.API {
 		TooLarge:   func(msg string) error { return NewError(CodeValidation, msg) },
 		Internal:   func(msg string) error { return NewError(CodeInternal, msg) },
 		WriteError: func(w http.ResponseWriter, req frame.Request, err error) { WriteError(w, req.ID, err) },
+		Injected:   injected,
 	}
 }
 
@@ -34,5 +35,11 @@ func RESTFrame(name string, maxBody int64, log *slog.Logger, validationCode, int
 		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			WriteRESTError(w, req.ID, err, internalCode)
 		},
+		Injected: injected,
 	}
+}
+
+// injected is an API fault's error, in either JSON protocol.
+func injected(code string, status int, msg string) error {
+	return &Error{Code: code, Message: msg, Status: status}
 }
