@@ -152,55 +152,73 @@ func (e *Emulator) CreateQueue(name string, opts ...QueueOption) Queue {
 	return Queue{Name: name, URL: aws.ToString(out.QueueUrl), ARN: got.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]}
 }
 
-// WaitForSQSMessages receives from queueURL until it holds n messages and
-// returns them, long polling (no sleeps), with every attribute. The
-// messages stay in flight for the queue's visibility timeout; delete them
-// as a consumer would.
+// WaitForSQSMessages receives from queueURL until it has n distinct
+// messages and returns them, long polling (no sleeps), with every
+// attribute. The messages stay in flight for the queue's visibility
+// timeout; delete them as a consumer would.
 //
-// Before it gives up, on a virtual clock, it advances the clock once by the
-// queue's visibility timeout and receives again: messages another
-// receive took and never deleted — a consumer that failed, or a client
-// that dropped the connection while reading the answer — are visible
-// again after it, as they would be on a real clock in time. That advance
-// fires whatever else is due on the way (retries, schedules). On a real
-// clock it only waits. It fails the test after DefaultWait with how many
-// arrived.
+// When a receive comes back short while the queue holds messages in
+// flight that this call did not receive — taken by a consumer that failed,
+// or by a client that dropped the connection while reading the answer —
+// and the clock is virtual, it advances the clock once by the queue's
+// visibility timeout, after which those messages are visible again, as
+// they would be in time on a real clock. That advance fires whatever else
+// is due on the way (retries, schedules), and makes the messages this call
+// already received visible too: they are received again and kept once,
+// with their newest receipt handle. It fails the test after DefaultWait
+// with how many arrived.
 func (e *Emulator) WaitForSQSMessages(queueURL string, n int) []sqstypes.Message {
 	e.t.Helper()
 	ctx := context.Background()
 	client := e.SQS()
 	deadline := time.Now().Add(e.wait)
 	var out []sqstypes.Message
-	receive := func(until time.Time) {
-		e.t.Helper()
-		for len(out) < n && time.Now().Before(until) {
-			wait := int32(min(20, max(1, time.Until(until)/time.Second)))
-			got, err := client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
-				QueueUrl: aws.String(queueURL), MaxNumberOfMessages: int32(min(10, n-len(out))), WaitTimeSeconds: wait,
-				MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{sqstypes.MessageSystemAttributeNameAll},
-				MessageAttributeNames:       []string{"All"},
-			})
-			if err != nil {
-				e.fatalf("receiving %d messages from %s: %d arrived, then %v", n, queueURL, len(out), err)
-			}
-			out = append(out, got.Messages...)
-		}
-	}
-	receive(time.Now().Add(e.wait / 2))
-	if len(out) < n && e.info.Clock == "virtual" {
-		attrs, err := client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(queueURL),
-			AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameVisibilityTimeout}})
+	index := map[string]int{}
+	advanced := false
+	for len(out) < n && time.Now().Before(deadline) {
+		got, err := client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+			QueueUrl: aws.String(queueURL), MaxNumberOfMessages: int32(min(10, n-len(out))), WaitTimeSeconds: 1,
+			MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{sqstypes.MessageSystemAttributeNameAll},
+			MessageAttributeNames:       []string{"All"},
+		})
 		if err != nil {
-			e.fatalf("reading %s's visibility timeout: %v", queueURL, err)
+			e.fatalf("receiving %d messages from %s: %d arrived, then %v", n, queueURL, len(out), err)
 		}
-		secs, _ := strconv.Atoi(attrs.Attributes[string(sqstypes.QueueAttributeNameVisibilityTimeout)])
-		e.Advance(time.Duration(secs) * time.Second)
+		for _, m := range got.Messages {
+			if i, ok := index[aws.ToString(m.MessageId)]; ok {
+				out[i] = m
+				continue
+			}
+			index[aws.ToString(m.MessageId)] = len(out)
+			out = append(out, m)
+		}
+		if len(out) >= n || advanced || e.info.Clock != "virtual" {
+			continue
+		}
+		inFlight, visibility := e.queueInFlight(queueURL)
+		if inFlight > len(out) {
+			e.Advance(visibility)
+			advanced = true
+		}
 	}
-	receive(deadline)
 	if len(out) < n {
-		e.fatalf("waited %v for %d messages on %s (advancing past its visibility timeout on the way); %d arrived", e.wait, n, queueURL, len(out))
+		e.fatalf("waited %v for %d messages on %s; %d arrived", e.wait, n, queueURL, len(out))
 	}
 	return out
+}
+
+// queueInFlight reads how many of a queue's messages are in flight and its
+// visibility timeout.
+func (e *Emulator) queueInFlight(queueURL string) (int, time.Duration) {
+	e.t.Helper()
+	attrs, err := e.SQS().GetQueueAttributes(context.Background(), &sqs.GetQueueAttributesInput{QueueUrl: aws.String(queueURL),
+		AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible, sqstypes.QueueAttributeNameVisibilityTimeout}})
+	if err != nil {
+		e.fatalf("reading %s's attributes: %v", queueURL, err)
+	}
+	inFlight, _ := strconv.Atoi(attrs.Attributes[string(sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible)])
+	secs, _ := strconv.Atoi(attrs.Attributes[string(sqstypes.QueueAttributeNameVisibilityTimeout)])
+	return inFlight, time.Duration(secs) * time.Second
 }
 
 // WaitForTargetDeliveries waits until a rule's target has taken at least
