@@ -26,8 +26,7 @@ type APIFault struct {
 	// Operation is an AWS operation ("PutEvents", "SendMessage"), or for
 	// ARM a method and resource type ("PUT topics", "GET
 	// eventSubscriptions", "POST listKeys"), in any letter case; empty:
-	// every call to Service. Scheduler and Pipes (REST APIs) match by
-	// Service only.
+	// every call to Service.
 	Operation string `json:"operation,omitempty"`
 	// Error is the error code. AWS faults need one; their Status defaults
 	// to 400 (AWS's for throttling and client errors), 500 for a code

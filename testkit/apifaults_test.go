@@ -17,6 +17,8 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
+	"github.com/aws/aws-sdk-go-v2/service/scheduler"
+	schedtypes "github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go"
 
@@ -150,5 +152,26 @@ func TestAPIFaultsRefuseBadInput(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(answer.Error.Message, want) {
 			t.Errorf("%s: %d %q, want 400 saying %s", body, resp.StatusCode, answer.Error.Message, want)
 		}
+	}
+}
+
+// TestSchedulerFaultAnswersInRESTJSON: Scheduler, a REST API, names its
+// operations by route; a fault on CreateSchedule leaves GetSchedule alone.
+func TestSchedulerFaultAnswersInRESTJSON(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	emu := testkit.Start(t)
+	q := emu.CreateQueue("ticks")
+	emu.InjectAPIError(testkit.APIFault{Service: "scheduler", Operation: "CreateSchedule", Error: "ServiceQuotaExceededException", Status: 402, Count: 1})
+	target := testkit.ScheduleTarget(q.ARN, "")
+	_, err := emu.Scheduler().CreateSchedule(ctx, &scheduler.CreateScheduleInput{Name: aws.String("tick"), ScheduleExpression: aws.String("rate(1 minute)"),
+		FlexibleTimeWindow: &schedtypes.FlexibleTimeWindow{Mode: schedtypes.FlexibleTimeWindowModeOff}, Target: &target})
+	var quota *schedtypes.ServiceQuotaExceededException
+	if !errors.As(err, &quota) {
+		t.Fatalf("CreateSchedule = %v, want the SDK's ServiceQuotaExceededException", err)
+	}
+	emu.CreateSchedule("tick", "rate(1 minute)", target)
+	if _, err := emu.Scheduler().GetSchedule(ctx, &scheduler.GetScheduleInput{Name: aws.String("tick")}); err != nil {
+		t.Fatal(err)
 	}
 }

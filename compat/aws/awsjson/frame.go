@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/gorilla/mux"
+
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 )
 
@@ -36,6 +38,14 @@ func RESTFrame(name string, maxBody int64, log *slog.Logger, validationCode, int
 			WriteRESTError(w, req.ID, err, internalCode)
 		},
 		Injected: injected,
+		// A REST API's operation is the name of the route that took the
+		// request (the faces name each route for its operation).
+		Operation: func(r *http.Request) string {
+			if route := mux.CurrentRoute(r); route != nil {
+				return route.GetName()
+			}
+			return ""
+		},
 	}
 }
 
