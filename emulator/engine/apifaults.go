@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // KindAPIFault journals an API call answered with an injected error:
@@ -43,6 +44,10 @@ type APIFaults struct {
 	journal *Journal
 	clock   Clock
 
+	// active counts the rules, so a call with none in force (nearly
+	// every call) is served without taking the lock.
+	active atomic.Int32
+
 	mu    sync.Mutex
 	seq   int
 	rules []*APIFault
@@ -61,6 +66,7 @@ func (f *APIFaults) Add(rule APIFault) APIFault {
 	rule.ID = fmt.Sprintf("apifault-%d", f.seq)
 	rule.Used = 0
 	f.rules = append(f.rules, &rule)
+	f.active.Store(int32(len(f.rules)))
 	return rule
 }
 
@@ -82,6 +88,7 @@ func (f *APIFaults) Remove(id string) bool {
 	for i, r := range f.rules {
 		if r.ID == id {
 			f.rules = append(f.rules[:i], f.rules[i+1:]...)
+			f.active.Store(int32(len(f.rules)))
 			return true
 		}
 	}
@@ -92,8 +99,13 @@ func (f *APIFaults) Remove(id string) bool {
 func (f *APIFaults) Clear() {
 	f.mu.Lock()
 	f.rules = nil
+	f.active.Store(0)
 	f.mu.Unlock()
 }
+
+// None reports whether no fault is in force: what a request frame asks
+// before it works out a request's service and operation.
+func (f *APIFaults) None() bool { return f == nil || f.active.Load() == 0 }
 
 // Take consumes the first fault matching a call of operation on service,
 // journals the failed call and returns the fault (as it was when it
@@ -113,6 +125,7 @@ func (f *APIFaults) Take(service, operation string) (APIFault, bool) {
 		hit, found = *r, true
 		if r.Count > 0 && r.Used >= r.Count {
 			f.rules = append(f.rules[:i], f.rules[i+1:]...)
+			f.active.Store(int32(len(f.rules)))
 		}
 		break
 	}

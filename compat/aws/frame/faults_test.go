@@ -1,6 +1,7 @@
 package frame_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -66,5 +67,35 @@ func TestFaultsMatchTheOperationInEveryProtocol(t *testing.T) {
 	}
 	if len(faults.List()) != 1 {
 		t.Fatalf("the last fault, unused, is gone")
+	}
+}
+
+// BenchmarkFrameWithNoFaultInForce is what API faults cost a request when
+// none is in force (the emulator puts the set on every request), beside
+// the same request with no set at all.
+func BenchmarkFrameWithNoFaultInForce(b *testing.B) {
+	api := testAPI(nil)
+	api.MaxBody = 1 << 10
+	api.Injected = func(code string, status int, msg string) error { return errors.New(code) }
+	h := api.Handler(func(http.ResponseWriter, frame.Request) error { return nil })
+	faults := engine.NewAPIFaults(engine.NewVirtualClock(time.Now(), 0), engine.NewJournal(10))
+	for _, c := range []struct {
+		name   string
+		faults *engine.APIFaults
+	}{{"baseline-no-set", nil}, {"set-with-none", faults}} {
+		b.Run(c.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodPost, "/", nil)
+			req.Header.Set("X-Amz-Target", "AWSEvents.PutEvents")
+			req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/events/aws4_request, SignedHeaders=host, Signature=00")
+			if c.faults != nil {
+				req = req.WithContext(engine.WithAPIFaults(req.Context(), c.faults))
+			}
+			rec := httptest.NewRecorder()
+			b.ReportAllocs()
+			for b.Loop() {
+				req.Body = http.NoBody
+				h.ServeHTTP(rec, req)
+			}
+		})
 	}
 }

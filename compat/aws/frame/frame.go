@@ -106,7 +106,7 @@ func (a *API) Handler(serve func(w http.ResponseWriter, req Request) error) http
 // body is read, so a fault answers only requests the API would take.
 func (a *API) injected(req Request) error {
 	faults := engine.APIFaultsFrom(req.HTTP.Context())
-	if faults == nil || a.Injected == nil {
+	if faults.None() || a.Injected == nil {
 		return nil
 	}
 	service := signingService(req.HTTP)

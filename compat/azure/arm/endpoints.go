@@ -181,7 +181,7 @@ func (t *Table) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // eventSubscriptions", "POST listKeys").
 func (e *compiled) injected(r *http.Request) *Error {
 	faults := engine.APIFaultsFrom(r.Context())
-	if faults == nil {
+	if faults.None() {
 		return nil
 	}
 	op := e.operation()
