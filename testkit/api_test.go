@@ -25,15 +25,16 @@ func TestAPINamesNoEmulatorType(t *testing.T) {
 	pkg := loadPackage(t, module+"testkit")
 	w := walker{seen: map[types.Type]bool{}, bad: map[string]bool{}}
 	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		if !obj.Exported() {
-			continue
-		}
-		w.where = name
-		w.typ(obj.Type())
-		if tn, ok := obj.(*types.TypeName); ok {
-			w.methods(tn.Type())
+	// Types first, so a method's finding names its type, not the first
+	// function that returns it.
+	for _, typesFirst := range []bool{true, false} {
+		for _, name := range scope.Names() {
+			obj := scope.Lookup(name)
+			if _, isType := obj.(*types.TypeName); !obj.Exported() || isType != typesFirst {
+				continue
+			}
+			w.where = name
+			w.typ(obj.Type())
 		}
 	}
 	var bad []string
@@ -78,8 +79,11 @@ func (w *walker) typ(t types.Type) {
 		for i := 0; i < t.TypeArgs().Len(); i++ {
 			w.typ(t.TypeArgs().At(i))
 		}
+		where := w.where
+		w.where = t.Obj().Name()
 		w.typ(t.Underlying())
 		w.methods(t)
+		w.where = where
 	case *types.Alias:
 		w.typ(types.Unalias(t))
 	case *types.Pointer:
