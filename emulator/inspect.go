@@ -402,8 +402,11 @@ func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
 }
 
 // apiFaultServices are the APIs an API fault can name: the AWS APIs by
-// the service name their requests are signed for, and ARM.
-func apiFaultServices() []string { return []string{"events", "sqs", "scheduler", "pipes", "arm"} }
+// the service name their requests are signed for, ARM, and Event Grid's
+// publish endpoints.
+func apiFaultServices() []string {
+	return []string{"events", "sqs", "scheduler", "pipes", "arm", "eventgrid"}
+}
 
 func (s *Server) handleAPIFaultsList(w http.ResponseWriter, _ *http.Request) {
 	httpjson.Write(w, http.StatusOK, map[string]any{"faults": s.engine.APIFaults().List()})
@@ -421,9 +424,9 @@ func (s *Server) handleAPIFaultAdd(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !slices.Contains(apiFaultServices(), f.Service):
 		httpjson.Error(w, http.StatusBadRequest, `"service" must be one of %s; got %q`, strings.Join(apiFaultServices(), ", "), f.Service)
-	case f.Service == "arm" && f.Status == 0:
-		httpjson.Error(w, http.StatusBadRequest, `an ARM fault needs a "status" (429, 500, …); "error" is optional`)
-	case f.Service != "arm" && f.Error == "":
+	case (f.Service == "arm" || f.Service == "eventgrid") && f.Status == 0:
+		httpjson.Error(w, http.StatusBadRequest, `an Azure fault (arm, eventgrid) needs a "status" (429, 500, …); "error" is optional`)
+	case f.Service != "arm" && f.Service != "eventgrid" && f.Error == "":
 		httpjson.Error(w, http.StatusBadRequest, `an AWS fault needs an "error" code (e.g. "ThrottlingException"); "status" is optional`)
 	case f.Status != 0 && (f.Status < 400 || f.Status > 599):
 		httpjson.Error(w, http.StatusBadRequest, `"status" must be an HTTP error status from 400 to 599; got %d`, f.Status)

@@ -13,6 +13,7 @@ import (
 //	{"service":"events","operation":"PutEvents","error":"ThrottlingException","count":2}
 //	{"service":"sqs","operation":"ReceiveMessage","error":"InternalError","count":1}
 //	{"service":"arm","operation":"PUT topics","status":429}
+//	{"service":"eventgrid","operation":"publish","status":503,"count":1}
 //
 // Every call a fault fails is journalled (kind "apifault", labels service,
 // operation and fault).
@@ -20,19 +21,22 @@ type APIFault struct {
 	// ID is set by the emulator; pass it to RemoveAPIFault.
 	ID string `json:"id,omitempty"`
 	// Service is "events" (EventBridge), "sqs", "scheduler", "pipes" — the
-	// name AWS signs the API's requests for — or "arm" (Azure Resource
-	// Manager: Event Grid's topics, subscriptions, domains, namespaces).
+	// name AWS signs the API's requests for — "arm" (Azure Resource
+	// Manager: Event Grid's topics, subscriptions, domains, namespaces) or
+	// "eventgrid" (publishing to a topic or a domain).
 	Service string `json:"service"`
 	// Operation is an AWS operation ("PutEvents", "SendMessage"), or for
 	// ARM a method and resource type ("PUT topics", "GET
-	// eventSubscriptions", "POST listKeys"), in any letter case; empty:
+	// eventSubscriptions", "POST listKeys"), for Event Grid "publish", in
+	// any letter case; empty:
 	// every call to Service.
 	Operation string `json:"operation,omitempty"`
 	// Error is the error code. AWS faults need one; their Status defaults
 	// to 400 (AWS's for throttling and client errors), 500 for a code
-	// naming an internal failure, 503 for an unavailable service. ARM
-	// faults need a Status; their Error defaults to ARM's code for it
-	// ("TooManyRequests" for 429, "InternalServerError" for 500).
+	// naming an internal failure, 503 for an unavailable service. Azure
+	// faults (arm, eventgrid) need a Status; their Error defaults to
+	// Azure's code for it ("TooManyRequests" for 429,
+	// "InternalServerError" for 500).
 	Error   string `json:"error,omitempty"`
 	Status  int    `json:"status,omitempty"`
 	Message string `json:"message,omitempty"`

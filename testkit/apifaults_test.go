@@ -11,6 +11,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -173,5 +174,30 @@ func TestSchedulerFaultAnswersInRESTJSON(t *testing.T) {
 	emu.CreateSchedule("tick", "rate(1 minute)", target)
 	if _, err := emu.Scheduler().GetSchedule(ctx, &scheduler.GetScheduleInput{Name: aws.String("tick")}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEventGridPublishFaultAnswersInItsShape: a 503 on publish reaches
+// azeventgrid as a ResponseError with Event Grid's code; the next publish
+// is accepted and delivered.
+func TestEventGridPublishFaultAnswersInItsShape(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	emu := testkit.Start(t)
+	emu.CreateTopic("orders", nil)
+	emu.InjectAPIError(testkit.APIFault{Service: "eventgrid", Operation: "publish", Status: 503, Count: 1})
+	publish := func() error {
+		_, err := emu.EventGridPublisher("orders").PublishEvents(ctx, []azeventgrid.Event{{
+			ID: to.Ptr("1"), EventType: to.Ptr("Order.Placed"), Subject: to.Ptr("orders/1"),
+			DataVersion: to.Ptr("1.0"), EventTime: to.Ptr(emu.Now()), Data: map[string]int{"total": 42},
+		}}, nil)
+		return err
+	}
+	var azErr *azcore.ResponseError
+	if err := publish(); !errors.As(err, &azErr) || azErr.StatusCode != 503 || azErr.ErrorCode != "ServiceUnavailable" {
+		t.Fatalf("publish = %v, want 503 ServiceUnavailable", err)
+	}
+	if err := publish(); err != nil {
+		t.Fatalf("publish after the fault: %v", err)
 	}
 }

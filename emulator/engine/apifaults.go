@@ -19,12 +19,13 @@ const KindAPIFault = "apifault"
 type APIFault struct {
 	ID string `json:"id"`
 	// Service is the API: "events", "sqs", "scheduler", "pipes" (the
-	// name AWS signs requests for), or "arm" (Azure Resource Manager).
+	// name AWS signs requests for), "arm" (Azure Resource Manager) or
+	// "eventgrid" (the publish endpoints of topics and domains).
 	Service string `json:"service"`
 	// Operation is the call: an AWS operation ("PutEvents",
 	// "ReceiveMessage"), or an ARM method and resource type ("PUT
-	// topics", "POST listKeys"), in any letter case. Empty: every call to
-	// Service.
+	// topics", "POST listKeys"), or "publish" for Event Grid, in any
+	// letter case. Empty: every call to Service.
 	Operation string `json:"operation,omitempty"`
 	// Error is the error code answered ("ThrottlingException",
 	// "TooManyRequests"), Status its HTTP status and Message its text;

@@ -440,7 +440,7 @@ async function viewAPIFaults(main) {
   ]) : h("p", { class: "muted" }, "No API faults: every call is served."));
 
   const count = h("input", { type: "number", id: "apifault-count", min: "0", value: "1", size: "4" });
-  const service = h("select", { id: "apifault-service" }, ["events", "sqs", "scheduler", "pipes", "arm"].map((k) => h("option", { value: k }, k)));
+  const service = h("select", { id: "apifault-service" }, ["events", "sqs", "scheduler", "pipes", "arm", "eventgrid"].map((k) => h("option", { value: k }, k)));
   const operation = h("input", { type: "text", id: "apifault-operation", placeholder: "e.g. PutEvents, PUT topics" });
   const error = h("input", { type: "text", id: "apifault-error", placeholder: "e.g. ThrottlingException" });
   const status = h("input", { type: "number", id: "apifault-status", min: "400", max: "599", placeholder: "default", size: "6" });
