@@ -35,6 +35,15 @@ func TestSameJourneyEverywhere_Binary(t *testing.T) {
 	sameJourney(t, testkit.Connect(t, proc.Endpoints["http"]))
 }
 
+// The binary started with the environment Run gives the container
+// (GRIDBRIDGE_CLOCK, GRIDBRIDGE_NO_JITTER, GRIDBRIDGE_NO_PROBATION from
+// WithTestkitDefaults): where no Docker engine answers, this shows the
+// container's configuration is one Connect takes.
+func TestSameJourneyEverywhere_ContainerEnv(t *testing.T) {
+	t.Parallel()
+	sameJourney(t, runBinaryWithContainerEnv(t))
+}
+
 func TestSameJourneyEverywhere_Container(t *testing.T) {
 	t.Parallel()
 	sameJourney(t, runContainer(t).Emulator(t))
