@@ -73,20 +73,22 @@ func New(cfg Config) *Service {
 // own, and /tags/{arn} for a pipe's ARN, a path EventBridge Scheduler
 // shares, told apart by the service the request is signed for or the ARN.
 func (s *Service) Register(r *mux.Router) {
-	handle := func(method, path string, op operation) {
-		r.Methods(method).Path(path).Handler(s.handler(op))
+	// Each route is named for its operation, as the model names it: the
+	// operation API faults match (awsjson.RESTFrame).
+	handle := func(method, path string, op operation, name string) {
+		r.Methods(method).Path(path).Name(name).Handler(s.handler(op))
 	}
-	handle(http.MethodPost, "/v1/pipes/{Name}", (*Service).createPipe)
-	handle(http.MethodGet, "/v1/pipes/{Name}", (*Service).describePipe)
-	handle(http.MethodPut, "/v1/pipes/{Name}", (*Service).updatePipe)
-	handle(http.MethodDelete, "/v1/pipes/{Name}", (*Service).deletePipe)
-	handle(http.MethodGet, "/v1/pipes", (*Service).listPipes)
-	handle(http.MethodPost, "/v1/pipes/{Name}/start", (*Service).startPipe)
-	handle(http.MethodPost, "/v1/pipes/{Name}/stop", (*Service).stopPipe)
+	handle(http.MethodPost, "/v1/pipes/{Name}", (*Service).createPipe, "CreatePipe")
+	handle(http.MethodGet, "/v1/pipes/{Name}", (*Service).describePipe, "DescribePipe")
+	handle(http.MethodPut, "/v1/pipes/{Name}", (*Service).updatePipe, "UpdatePipe")
+	handle(http.MethodDelete, "/v1/pipes/{Name}", (*Service).deletePipe, "DeletePipe")
+	handle(http.MethodGet, "/v1/pipes", (*Service).listPipes, "ListPipes")
+	handle(http.MethodPost, "/v1/pipes/{Name}/start", (*Service).startPipe, "StartPipe")
+	handle(http.MethodPost, "/v1/pipes/{Name}/stop", (*Service).stopPipe, "StopPipe")
 	tags := r.PathPrefix("/tags/").MatcherFunc(forPipes).Subrouter()
-	tags.Methods(http.MethodGet).Path("/{resourceArn:.+}").Handler(s.handler((*Service).listTags))
-	tags.Methods(http.MethodPost).Path("/{resourceArn:.+}").Handler(s.handler((*Service).tagResource))
-	tags.Methods(http.MethodDelete).Path("/{resourceArn:.+}").Handler(s.handler((*Service).untagResource))
+	tags.Methods(http.MethodGet).Path("/{resourceArn:.+}").Name("ListTagsForResource").Handler(s.handler((*Service).listTags))
+	tags.Methods(http.MethodPost).Path("/{resourceArn:.+}").Name("TagResource").Handler(s.handler((*Service).tagResource))
+	tags.Methods(http.MethodDelete).Path("/{resourceArn:.+}").Name("UntagResource").Handler(s.handler((*Service).untagResource))
 }
 
 // forPipes matches a tagging request for a pipe: signed for the pipes

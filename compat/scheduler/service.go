@@ -74,22 +74,24 @@ func New(cfg Config) *Service {
 // endpoint with the other faces, whose paths are /subscriptions/… (ARM) and
 // POST / (EventBridge's JSON 1.1), so the prefixes do not collide.
 func (s *Service) Register(r *mux.Router) {
-	handle := func(method, path string, op operation) {
-		r.Methods(method).Path(path).Handler(s.handler(op))
+	// Each route is named for its operation, as the model names it: the
+	// operation API faults match (awsjson.RESTFrame).
+	handle := func(method, path string, op operation, name string) {
+		r.Methods(method).Path(path).Name(name).Handler(s.handler(op))
 	}
-	handle(http.MethodPost, "/schedules/{Name}", (*Service).createSchedule)
-	handle(http.MethodGet, "/schedules/{Name}", (*Service).getSchedule)
-	handle(http.MethodPut, "/schedules/{Name}", (*Service).updateSchedule)
-	handle(http.MethodDelete, "/schedules/{Name}", (*Service).deleteSchedule)
-	handle(http.MethodGet, "/schedules", (*Service).listSchedules)
-	handle(http.MethodPost, "/schedule-groups/{Name}", (*Service).createGroup)
-	handle(http.MethodGet, "/schedule-groups/{Name}", (*Service).getGroup)
-	handle(http.MethodDelete, "/schedule-groups/{Name}", (*Service).deleteGroup)
-	handle(http.MethodGet, "/schedule-groups", (*Service).listGroups)
+	handle(http.MethodPost, "/schedules/{Name}", (*Service).createSchedule, "CreateSchedule")
+	handle(http.MethodGet, "/schedules/{Name}", (*Service).getSchedule, "GetSchedule")
+	handle(http.MethodPut, "/schedules/{Name}", (*Service).updateSchedule, "UpdateSchedule")
+	handle(http.MethodDelete, "/schedules/{Name}", (*Service).deleteSchedule, "DeleteSchedule")
+	handle(http.MethodGet, "/schedules", (*Service).listSchedules, "ListSchedules")
+	handle(http.MethodPost, "/schedule-groups/{Name}", (*Service).createGroup, "CreateScheduleGroup")
+	handle(http.MethodGet, "/schedule-groups/{Name}", (*Service).getGroup, "GetScheduleGroup")
+	handle(http.MethodDelete, "/schedule-groups/{Name}", (*Service).deleteGroup, "DeleteScheduleGroup")
+	handle(http.MethodGet, "/schedule-groups", (*Service).listGroups, "ListScheduleGroups")
 	// A resource ARN holds slashes (schedule-group/name), escaped by the SDK.
-	handle(http.MethodGet, "/tags/{ResourceArn:.+}", (*Service).listTags)
-	handle(http.MethodPost, "/tags/{ResourceArn:.+}", (*Service).tagResource)
-	handle(http.MethodDelete, "/tags/{ResourceArn:.+}", (*Service).untagResource)
+	handle(http.MethodGet, "/tags/{ResourceArn:.+}", (*Service).listTags, "ListTagsForResource")
+	handle(http.MethodPost, "/tags/{ResourceArn:.+}", (*Service).tagResource, "TagResource")
+	handle(http.MethodDelete, "/tags/{ResourceArn:.+}", (*Service).untagResource, "UntagResource")
 }
 
 // Reset forgets every group and schedule and removes their routes.

@@ -155,6 +155,10 @@ func newFrame(log *slog.Logger) *frame.API {
 			return nil
 		},
 		Internal: func(msg string) error { return errInternal("%s", msg) },
+		// An API fault's code is answered as given in both protocols.
+		Injected: func(code string, status int, msg string) error {
+			return &apiError{Code: code, QueryCode: code, Message: msg, Status: status, Sender: status < 500}
+		},
 		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			e, ok := err.(*apiError)
 			if !ok {

@@ -97,7 +97,7 @@ func TestDashboardListsAnEventOfATopicWithoutSubscriptions(t *testing.T) {
 	chromium := testenv.Chromium(t)
 	proc := testbinary.Start(t, "--clock", "virtual")
 	base := proc.Endpoints["http"]
-	emu := testkit.Connect(t, base)
+	emu := testkit.Connect(t, base, testkit.WithJitter(0), testkit.WithProbation())
 	emu.CreateTopic("lonely", nil)
 	if _, err := emu.EventGridPublisher("lonely").PublishEvents(context.Background(), []azeventgrid.Event{{
 		ID: to.Ptr("alone-1"), EventType: to.Ptr("Orders.Placed"), Subject: to.Ptr("orders/1"),
@@ -367,7 +367,7 @@ func fillEveryView(t *testing.T, emu *testkit.Emulator) {
 	}
 	emu.WaitForDeliveries(testkit.Filter{Subscription: "flaky"}, 3)
 	emu.WaitForDeliveries(testkit.Filter{Target: "queue"}, 1)
-	emu.AddFault(engine.Fault{Labels: map[string]string{"subscription": markup.fault}, Status: 503})
+	emu.AddFault(testkit.Fault{Match: map[string]string{"subscription": markup.fault}, Status: 503})
 	emu.Advance(6 * time.Minute)
 	emu.WaitForDeadLetters(testkit.Filter{Subscription: "archive"}, 1)
 }
