@@ -122,6 +122,27 @@ type Metrics struct {
 	Queues []QueueMetrics `json:"queues"`
 	// Pipes are EventBridge pipes.
 	Pipes []PipeMetrics `json:"pipes"`
+	// SQS are the queues of GridBridge's own SQS (none when it was started
+	// with --sqs-endpoint).
+	SQS []SQSQueueMetrics `json:"sqs"`
+}
+
+// SQSQueueMetrics are one queue's books. They balance: Sent = Deleted +
+// DeadLettered + Expired + Purged + Visible + InFlight + Delayed.
+type SQSQueueMetrics struct {
+	ARN          string `json:"arn"`
+	Sent         uint64 `json:"sent"`
+	Deleted      uint64 `json:"deleted"`
+	DeadLettered uint64 `json:"deadLettered"`
+	Expired      uint64 `json:"expired"`
+	Purged       uint64 `json:"purged"`
+	// What the queue holds now: Visible (a receive would take them),
+	// InFlight (received, their visibility timeout running; a receive
+	// whose answer the client lost leaves its messages here until the
+	// timeout ends) and Delayed (DelaySeconds running).
+	Visible  int `json:"visible"`
+	InFlight int `json:"inFlight"`
+	Delayed  int `json:"delayed"`
 }
 
 // JournalStats describe the bounded journal.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -26,6 +27,7 @@ func TestTypesDecodeEveryFieldTheServerSends(t *testing.T) {
 		{engine.RouteMetrics{}, RouteMetrics{}},
 		{eventgrid.QueueMetrics{}, QueueMetrics{}},
 		{emulator.PipeMetrics{}, PipeMetrics{}},
+		{sqs.QueueMetrics{}, SQSQueueMetrics{}},
 		{engine.Fault{}, Fault{}},
 		{engine.APIFault{}, APIFault{}},
 		{emulator.SQSMessageView{}, SQSMessage{}},

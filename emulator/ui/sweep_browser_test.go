@@ -377,7 +377,7 @@ func fillEveryView(t *testing.T, emu *testkit.Emulator) {
 var dashboardAnswers = []string{
 	"/_emulator/info", "/_emulator/metrics", "/_emulator/sqs", "/_emulator/eventbridge/subscribers", "/_emulator/eventgrid/topics",
 	"/_emulator/ui/api/events", "/_emulator/journal", "/_emulator/ui/api/entries?kind=deadletter", "/_emulator/ui/api/entries?kind=drop",
-	"/_emulator/clock", "/_emulator/ui/api/timers", "/_emulator/faults", "/_emulator/ui/api/changes?after=0&wait=0s",
+	"/_emulator/clock", "/_emulator/ui/api/timers", "/_emulator/faults", "/_emulator/api-faults", "/_emulator/ui/api/changes?after=0&wait=0s",
 }
 
 // recordAnswers reads every answer the page reads from the emulator at
