@@ -39,9 +39,16 @@ type Violation struct {
 	Member string
 	// Value is the value as written in the message; nil: null.
 	Value *string
-	// Bound is the length or value bound broken; Allowed the enum's
-	// values or the pattern.
+	// Secret marks a value of a sensitive member, left out of the
+	// message as AWS leaves it out.
+	Secret bool
+	// Between words a bound broken as the whole range ("between 1 and
+	// 64"), as the restJson1 APIs do, where the trait has both ends.
+	Between bool
+	// Bound is the length or value bound broken, Bounds the whole trait;
+	// Allowed the enum's values or the pattern.
 	Bound   float64
+	Bounds  Bound
 	Allowed []string
 	Pattern string
 }
@@ -52,6 +59,16 @@ func (v Violation) Constraint() string {
 	switch v.Kind {
 	case Required:
 		return "Member must not be null"
+	case MinLength, MaxLength, MinValue, MaxValue:
+		if v.Between && v.Bounds.HasMin && v.Bounds.HasMax {
+			what := "length"
+			if v.Kind == MinValue || v.Kind == MaxValue {
+				what = "value"
+			}
+			return "Member must have " + what + " between " + number(v.Bounds.Min) + " and " + number(v.Bounds.Max)
+		}
+	}
+	switch v.Kind {
 	case MinLength:
 		return "Member must have length greater than or equal to " + number(v.Bound)
 	case MaxLength:
@@ -63,18 +80,27 @@ func (v Violation) Constraint() string {
 	case Enum:
 		return "Member must satisfy enum value set: [" + strings.Join(v.Allowed, ", ") + "]"
 	case Pattern:
-		return "Member must satisfy regular expression pattern: " + v.Pattern
+		// AWS's messages quote a pattern without the anchors the
+		// published models add to it.
+		p := v.Pattern
+		if strings.HasPrefix(p, "^") && strings.HasSuffix(p, "$") && !strings.HasSuffix(p, `\$`) {
+			p = p[1 : len(p)-1]
+		}
+		return "Member must satisfy regular expression pattern: " + p
 	}
 	return "Member is not valid"
 }
 
 // String is the violation as one item of AWS's ValidationException message.
 func (v Violation) String() string {
-	shown := "null"
-	if v.Value != nil {
-		shown = "'" + *v.Value + "'"
+	shown := "null "
+	switch {
+	case v.Secret:
+		shown = ""
+	case v.Value != nil:
+		shown = "'" + *v.Value + "' "
 	}
-	return fmt.Sprintf("Value %s at '%s' failed to satisfy constraint: %s", shown, v.Path, v.Constraint())
+	return fmt.Sprintf("Value %sat '%s' failed to satisfy constraint: %s", shown, v.Path, v.Constraint())
 }
 
 // Message is AWS's ValidationException message for vs ("1 validation
@@ -105,11 +131,13 @@ type Checker struct {
 	patterns []*regexp.Regexp
 	// Unenforced are the patterns left unchecked, with the reason.
 	Unenforced []string
+	// between is the restJson1 APIs' wording of bounds.
+	between bool
 }
 
 // NewChecker compiles svc's patterns.
 func NewChecker(svc *Service) *Checker {
-	c := &Checker{svc: svc, ops: map[string]*Operation{}, patterns: make([]*regexp.Regexp, len(svc.Shapes))}
+	c := &Checker{svc: svc, ops: map[string]*Operation{}, patterns: make([]*regexp.Regexp, len(svc.Shapes)), between: svc.Protocol == "restJson1"}
 	for i := range svc.Operations {
 		c.ops[svc.Operations[i].Name] = &svc.Operations[i]
 	}
@@ -156,8 +184,11 @@ func (c *Checker) Check(op string, in Input) []Violation {
 			return nil
 		}
 	}
-	fields, _ := body.(map[string]any)
-	var vs []Violation
+	fields, isObject := body.(map[string]any)
+	if body != nil && !isObject {
+		return nil
+	}
+	w := &walk{c: c}
 	s := &c.svc.Shapes[o.Input]
 	for _, m := range s.Members {
 		path := lowerFirst(m.Name)
@@ -182,11 +213,27 @@ func (c *Checker) Check(op string, in Input) []Violation {
 		}
 		if !present {
 			if m.Required {
-				vs = append(vs, Violation{Kind: Required, Path: path, Member: m.Name})
+				w.vs = append(w.vs, Violation{Kind: Required, Path: path, Member: m.Name})
 			}
 			continue
 		}
-		vs = c.value(vs, m.Shape, path, m.Name, value)
+		w.value(m.Shape, path, m.Name, value)
+	}
+	if w.mistyped {
+		// A member of the wrong JSON type is the protocol's
+		// SerializationException, answered before any constraint.
+		return nil
+	}
+	return w.vs
+}
+
+// secret hides the values of violations from index from on, for a
+// sensitive shape.
+func secret(vs []Violation, from int, s *Shape) []Violation {
+	if s.Sensitive {
+		for i := from; i < len(vs); i++ {
+			vs[i].Value, vs[i].Secret = nil, true
+		}
 	}
 	return vs
 }
@@ -210,15 +257,31 @@ func (c *Checker) fromText(shape int, vals []string) any {
 	return vals[0]
 }
 
-func (c *Checker) value(vs []Violation, shape int, path, member string, value any) []Violation {
+// walk is one check's progress through a request's values.
+type walk struct {
+	c  *Checker
+	vs []Violation
+	// mistyped is set by a value of another JSON type than its shape's.
+	mistyped bool
+}
+
+func (w *walk) value(shape int, path, member string, value any) {
+	from := len(w.vs)
+	w.vs = w.valueOf(w.vs, shape, path, member, value)
+	w.vs = secret(w.vs, from, &w.c.svc.Shapes[shape])
+}
+
+func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any) []Violation {
+	c := w.c
 	s := &c.svc.Shapes[shape]
+	mistyped := func() []Violation { w.mistyped = true; return vs }
 	switch s.Type {
 	case String:
 		str, ok := value.(string)
 		if !ok {
-			return vs
+			return mistyped()
 		}
-		vs = length(vs, s.Length, path, member, &str, utf8.RuneCountInString(str))
+		vs = c.length(vs, s.Length, path, member, &str, utf8.RuneCountInString(str))
 		if len(s.Enum) > 0 && !slices.Contains(s.Enum, str) {
 			vs = append(vs, Violation{Kind: Enum, Path: path, Member: member, Value: &str, Allowed: s.Enum})
 		}
@@ -228,17 +291,17 @@ func (c *Checker) value(vs []Violation, shape int, path, member string, value an
 	case Blob:
 		str, ok := value.(string)
 		if !ok {
-			return vs
+			return mistyped()
 		}
 		raw, err := base64.StdEncoding.DecodeString(str)
 		if err != nil {
 			return vs
 		}
-		vs = length(vs, s.Length, path, member, &str, len(raw))
+		vs = c.length(vs, s.Length, path, member, &str, len(raw))
 	case Integer, Long, Float:
 		n, ok := value.(json.Number)
 		if !ok {
-			return vs
+			return mistyped()
 		}
 		f, err := n.Float64()
 		if err != nil {
@@ -246,48 +309,62 @@ func (c *Checker) value(vs []Violation, shape int, path, member string, value an
 		}
 		shown := n.String()
 		if s.Range.HasMin && f < s.Range.Min {
-			vs = append(vs, Violation{Kind: MinValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Min})
+			vs = append(vs, Violation{Kind: MinValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Min, Bounds: s.Range, Between: c.between})
 		}
 		if s.Range.HasMax && f > s.Range.Max {
-			vs = append(vs, Violation{Kind: MaxValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Max})
+			vs = append(vs, Violation{Kind: MaxValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Max, Bounds: s.Range, Between: c.between})
 		}
 	case List:
 		items, ok := value.([]any)
 		if !ok {
-			return vs
+			return mistyped()
 		}
-		shown := fmt.Sprintf("[%d items]", len(items))
-		if len(items) == 0 {
-			shown = "[]"
+		if l := s.Length; (l.HasMin && float64(len(items)) < l.Min) || (l.HasMax && float64(len(items)) > l.Max) {
+			shown := c.show(shape, items)
+			vs = c.length(vs, s.Length, path, member, &shown, len(items))
 		}
-		vs = length(vs, s.Length, path, member, &shown, len(items))
 		for i, item := range items {
 			if item != nil {
-				vs = c.value(vs, s.Elem, fmt.Sprintf("%s.%d.member", path, i+1), member, item)
+				w.vs = vs
+				w.value(s.Elem, fmt.Sprintf("%s.%d.member", path, i+1), member, item)
+				vs = w.vs
 			}
 		}
 	case Map:
 		entries, ok := value.(map[string]any)
 		if !ok {
-			return vs
+			return mistyped()
 		}
-		shown := fmt.Sprintf("{%d entries}", len(entries))
-		vs = length(vs, s.Length, path, member, &shown, len(entries))
+		if l := s.Length; (l.HasMin && float64(len(entries)) < l.Min) || (l.HasMax && float64(len(entries)) > l.Max) {
+			shown := c.show(shape, entries)
+			vs = c.length(vs, s.Length, path, member, &shown, len(entries))
+		}
 		keys := make([]string, 0, len(entries))
 		for k := range entries {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			vs = c.value(vs, s.Key, path+".key", member, k)
+			w.vs = vs
+			w.value(s.Key, path+".member.key", member, k)
 			if entries[k] != nil {
-				vs = c.value(vs, s.Elem, path+"."+k, member, entries[k])
+				w.value(s.Elem, path+".member.value", member, entries[k])
 			}
+			vs = w.vs
+		}
+	case Boolean:
+		if _, ok := value.(bool); !ok {
+			return mistyped()
+		}
+	case Timestamp:
+		// Both JSON protocols send a timestamp as epoch seconds.
+		if _, ok := value.(json.Number); !ok {
+			return mistyped()
 		}
 	case Structure, Union:
 		fields, ok := value.(map[string]any)
 		if !ok {
-			return vs
+			return mistyped()
 		}
 		for _, m := range s.Members {
 			v, present := fields[m.Name]
@@ -298,18 +375,20 @@ func (c *Checker) value(vs []Violation, shape int, path, member string, value an
 				}
 				continue
 			}
-			vs = c.value(vs, m.Shape, sub, m.Name, v)
+			w.vs = vs
+			w.value(m.Shape, sub, m.Name, v)
+			vs = w.vs
 		}
 	}
 	return vs
 }
 
-func length(vs []Violation, b Bound, path, member string, shown *string, n int) []Violation {
+func (c *Checker) length(vs []Violation, b Bound, path, member string, shown *string, n int) []Violation {
 	if b.HasMin && float64(n) < b.Min {
-		vs = append(vs, Violation{Kind: MinLength, Path: path, Member: member, Value: shown, Bound: b.Min})
+		vs = append(vs, Violation{Kind: MinLength, Path: path, Member: member, Value: shown, Bound: b.Min, Bounds: b, Between: c.between})
 	}
 	if b.HasMax && float64(n) > b.Max {
-		vs = append(vs, Violation{Kind: MaxLength, Path: path, Member: member, Value: shown, Bound: b.Max})
+		vs = append(vs, Violation{Kind: MaxLength, Path: path, Member: member, Value: shown, Bound: b.Max, Bounds: b, Between: c.between})
 	}
 	return vs
 }
@@ -322,3 +401,83 @@ func lowerFirst(s string) string {
 }
 
 func number(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// OperationFor names the restJson1 operation bound to method and a
+// router's path template, whose labels may carry a pattern ("{Name}",
+// "{ResourceArn:.+}"); "" when none is.
+func (c *Checker) OperationFor(method, template string) string {
+	want := labelNames(template)
+	for _, op := range c.svc.Operations {
+		uri, _, _ := strings.Cut(op.URI, "?")
+		if op.Method == method && labelNames(uri) == want {
+			return op.Name
+		}
+	}
+	return ""
+}
+
+// labelNames writes a path template with each label as {name}.
+func labelNames(template string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(template, '{')
+		if open < 0 {
+			b.WriteString(template)
+			return b.String()
+		}
+		end := strings.IndexByte(template[open:], '}')
+		if end < 0 {
+			b.WriteString(template)
+			return b.String()
+		}
+		name, _, _ := strings.Cut(template[open+1:open+end], ":")
+		b.WriteString(template[:open] + "{" + strings.TrimSuffix(name, "+") + "}")
+		template = template[open+end+1:]
+	}
+}
+
+// show writes a value as AWS's messages do, in the Java notation of the
+// service's own objects: a structure as Name(member=value, ...) in the
+// model's order, a list as [a, b], a map as {k=v}; a sensitive value as
+// AWS redacts it.
+func (c *Checker) show(shape int, value any) string {
+	s := &c.svc.Shapes[shape]
+	if s.Sensitive {
+		return "*** Sensitive Data Redacted ***"
+	}
+	switch v := value.(type) {
+	case nil:
+		return "null"
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	case bool:
+		return strconv.FormatBool(v)
+	case []any:
+		parts := make([]string, len(v))
+		for i, item := range v {
+			parts[i] = c.show(s.Elem, item)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		if s.Type == Map {
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = k + "=" + c.show(s.Elem, v[k])
+			}
+			return "{" + strings.Join(parts, ", ") + "}"
+		}
+		parts := make([]string, len(s.Members))
+		for i, m := range s.Members {
+			parts[i] = lowerFirst(m.Name) + "=" + c.show(m.Shape, v[m.Name])
+		}
+		return s.Name + "(" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprint(value)
+}

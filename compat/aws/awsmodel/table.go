@@ -40,6 +40,9 @@ type Bound struct {
 // member's own traits merged over its target's.
 type Shape struct {
 	Type Type
+	// Name is a structure's or union's name in the model
+	// ("PutEventsRequestEntry").
+	Name string
 	// Members are a structure's or union's members.
 	Members []Member
 	// Elem is a list's element shape or a map's value shape, Key a map's
@@ -55,6 +58,9 @@ type Shape struct {
 	Enum []string
 	// Pattern is the trait's regular expression as the model writes it.
 	Pattern string
+	// Sensitive marks a value AWS never repeats (a password, a key):
+	// a violation names the member without its value.
+	Sensitive bool
 }
 
 // Member is a structure member.

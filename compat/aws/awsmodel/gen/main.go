@@ -41,7 +41,60 @@ type astShape struct {
 }
 
 type model struct {
-	Shapes map[string]astShape `json:"shapes"`
+	Shapes map[string]astShape
+	// order is each shape's member names in the model's order: AWS lists
+	// violations, and writes a structure's members, in that order.
+	order map[string][]string
+}
+
+func readModel(raw []byte) (model, error) {
+	var file struct {
+		Shapes map[string]json.RawMessage `json:"shapes"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		return model{}, err
+	}
+	m := model{Shapes: map[string]astShape{}, order: map[string][]string{}}
+	for id, rawShape := range file.Shapes {
+		var s astShape
+		if err := json.Unmarshal(rawShape, &s); err != nil {
+			return model{}, fmt.Errorf("%s: %v", id, err)
+		}
+		m.Shapes[id] = s
+		var members struct {
+			Members json.RawMessage `json:"members"`
+		}
+		_ = json.Unmarshal(rawShape, &members)
+		if len(members.Members) > 0 {
+			keys, err := objectKeys(members.Members)
+			if err != nil {
+				return model{}, fmt.Errorf("%s: %v", id, err)
+			}
+			m.order[id] = keys
+		}
+	}
+	return m, nil
+}
+
+// objectKeys returns a JSON object's keys in their order.
+func objectKeys(raw json.RawMessage) ([]string, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := d.Token(); err != nil {
+		return nil, err
+	}
+	var keys []string
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, t.(string))
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
 }
 
 // shape is a table row under construction; key identifies it so that equal
@@ -53,6 +106,7 @@ type shape struct {
 	length, rng    bound
 	enum           []string
 	pattern        string
+	sensitive      bool
 	structID       string
 	structResolved bool
 }
@@ -91,7 +145,7 @@ func main() {
 		log.Fatal(err)
 	}
 	g := &gen{byKey: map[string]int{}, structs: map[string]int{}}
-	if err := json.Unmarshal(raw, &g.m); err != nil {
+	if g.m, err = readModel(raw); err != nil {
 		log.Fatalf("%s: %v", *modelPath, err)
 	}
 	src, err := g.write(*fn)
@@ -169,6 +223,9 @@ func (g *gen) write(fn string) ([]byte, error) {
 	b.WriteString("\t\t},\n\t\tShapes: []Shape{\n")
 	for i, s := range g.shapes {
 		fmt.Fprintf(&b, "\t\t\t/* %d */ {Type: %s", i, goType(s.typ))
+		if s.structID != "" {
+			fmt.Fprintf(&b, ", Name: %q", local(s.structID))
+		}
 		if len(s.members) > 0 {
 			b.WriteString(", Members: []Member{")
 			for j, m := range s.members {
@@ -204,6 +261,9 @@ func (g *gen) write(fn string) ([]byte, error) {
 		if s.pattern != "" {
 			fmt.Fprintf(&b, ", Pattern: %s", strconv.Quote(s.pattern))
 		}
+		if s.sensitive {
+			b.WriteString(", Sensitive: true")
+		}
 		b.WriteString("},\n")
 	}
 	b.WriteString("\t\t},\n\t}\n}\n")
@@ -222,15 +282,11 @@ func (g *gen) structure(id string) int {
 	}
 	s := g.m.Shapes[id]
 	row := &shape{typ: s.Type, structID: id}
+	_, row.sensitive = s.Traits["smithy.api#sensitive"]
 	g.shapes = append(g.shapes, row)
 	i := len(g.shapes) - 1
 	g.structs[id] = i
-	names := make([]string, 0, len(s.Members))
-	for n := range s.Members {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range g.m.order[id] {
 		am := s.Members[n]
 		m := member{name: n, shape: g.member(am)}
 		if _, ok := am.Traits["smithy.api#required"]; ok {
@@ -267,12 +323,7 @@ func (g *gen) member(am astMember) int {
 	switch typ {
 	case "enum":
 		s.typ = "string"
-		names := make([]string, 0, len(target.Members))
-		for n := range target.Members {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range g.m.order[am.Target] {
 			v := n
 			var val string
 			if json.Unmarshal(target.Members[n].Traits["smithy.api#enumValue"], &val) == nil && val != "" {
@@ -280,7 +331,6 @@ func (g *gen) member(am astMember) int {
 			}
 			s.enum = append(s.enum, v)
 		}
-		sort.Strings(s.enum)
 	case "intEnum":
 		s.typ = "integer"
 	case "list", "set":
@@ -303,6 +353,9 @@ func (g *gen) constraints(s *shape, traits map[string]trait) {
 	if t, ok := traits["smithy.api#pattern"]; ok {
 		_ = json.Unmarshal(t, &s.pattern)
 	}
+	if _, ok := traits["smithy.api#sensitive"]; ok {
+		s.sensitive = true
+	}
 	if t, ok := traits["smithy.api#enum"]; ok {
 		var defs []struct {
 			Value string `json:"value"`
@@ -312,7 +365,6 @@ func (g *gen) constraints(s *shape, traits map[string]trait) {
 		for _, d := range defs {
 			s.enum = append(s.enum, d.Value)
 		}
-		sort.Strings(s.enum)
 	}
 }
 
@@ -333,7 +385,7 @@ func readBound(t trait) bound {
 }
 
 func (g *gen) intern(s *shape) int {
-	key := fmt.Sprintf("%s|%d|%d|%v|%v|%q|%q", s.typ, s.elem, s.key, s.length, s.rng, s.enum, s.pattern)
+	key := fmt.Sprintf("%s|%d|%d|%v|%v|%q|%q|%v", s.typ, s.elem, s.key, s.length, s.rng, s.enum, s.pattern, s.sensitive)
 	if i, ok := g.byKey[key]; ok {
 		return i
 	}

@@ -244,7 +244,7 @@ func (g *generator) invalid(shape int, path, member string, depth int) []badValu
 		if s.Length.HasMax && s.Length.Max < 1000 {
 			out = append(out, v(awsmodel.MaxLength, entries(int(s.Length.Max)+1), s.Length.Max))
 		}
-		for _, b := range g.invalid(s.Key, path+".key", member, depth+1) {
+		for _, b := range g.invalid(s.Key, path+".member.key", member, depth+1) {
 			k, ok := b.value.(string)
 			if !ok {
 				continue
@@ -252,7 +252,7 @@ func (g *generator) invalid(shape int, path, member string, depth int) []badValu
 			out = append(out, badValue{value: map[string]any{k: g.valid(s.Elem, depth+1)}, want: b.want})
 		}
 		key := g.keyNth(s.Key, 0)
-		for _, b := range g.invalid(s.Elem, path+"."+key, member, depth+1) {
+		for _, b := range g.invalid(s.Elem, path+".member.value", member, depth+1) {
 			out = append(out, badValue{value: map[string]any{key: b.value}, want: b.want})
 		}
 	case awsmodel.Structure, awsmodel.Union:
