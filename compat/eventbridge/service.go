@@ -73,7 +73,7 @@ func New(cfg Config) *Service {
 		http:    cfg.HTTPClient,
 		tenants: make(map[tenantKey]*tenant),
 		ops:     operations(),
-		model:   awsmodel.NewChecker(awsmodel.EventBridge()),
+		model:   awsmodel.NewChecker(awsmodel.EventBridge(), awsmodel.Wording{}),
 		pacers:  newPacers(),
 	}
 	if s.http == nil {

@@ -25,3 +25,11 @@ func ModelError(vs []awsmodel.Violation, code string, fieldList bool) *Error {
 	}
 	return e
 }
+
+// CheckREST checks a restJson1 request of operation op against c: its
+// path labels, query, headers and JSON body. It returns the API's
+// validation error (code, with a fieldList if the API's has one), or nil.
+func CheckREST(c *awsmodel.Checker, op string, r *http.Request, labels map[string]string, body []byte, code string, fieldList bool) *Error {
+	vs := c.Check(op, awsmodel.Input{Body: body, Labels: labels, Query: r.URL.Query(), Header: r.Header})
+	return ModelError(vs, code, fieldList)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -131,13 +132,26 @@ type Checker struct {
 	patterns []*regexp.Regexp
 	// Unenforced are the patterns left unchecked, with the reason.
 	Unenforced []string
-	// between is the restJson1 APIs' wording of bounds.
-	between bool
+	// Wording is how the service words what its violations show.
+	Wording Wording
 }
 
-// NewChecker compiles svc's patterns.
-func NewChecker(svc *Service) *Checker {
-	c := &Checker{svc: svc, ops: map[string]*Operation{}, patterns: make([]*regexp.Regexp, len(svc.Shapes)), between: svc.Protocol == "restJson1"}
+// Wording is how a service's messages word bounds and values, which AWS's
+// services do differently.
+type Wording struct {
+	// LengthBetween and ValueBetween write a bound broken as the whole
+	// range ("Member must have length between 1 and 64") where the trait
+	// has both ends, rather than the end broken.
+	LengthBetween, ValueBetween bool
+	// CollectionsAsNull shows a list or map as null rather than its
+	// items.
+	CollectionsAsNull bool
+}
+
+// NewChecker compiles svc's patterns; its messages are worded as the
+// service words them.
+func NewChecker(svc *Service, wording Wording) *Checker {
+	c := &Checker{svc: svc, ops: map[string]*Operation{}, patterns: make([]*regexp.Regexp, len(svc.Shapes)), Wording: wording}
 	for i := range svc.Operations {
 		c.ops[svc.Operations[i].Name] = &svc.Operations[i]
 	}
@@ -304,15 +318,15 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 			return mistyped()
 		}
 		f, err := n.Float64()
-		if err != nil {
-			return vs
+		if err != nil || !fits(s.Type, f) {
+			return mistyped()
 		}
 		shown := n.String()
 		if s.Range.HasMin && f < s.Range.Min {
-			vs = append(vs, Violation{Kind: MinValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Min, Bounds: s.Range, Between: c.between})
+			vs = append(vs, Violation{Kind: MinValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Min, Bounds: s.Range, Between: c.Wording.ValueBetween})
 		}
 		if s.Range.HasMax && f > s.Range.Max {
-			vs = append(vs, Violation{Kind: MaxValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Max, Bounds: s.Range, Between: c.between})
+			vs = append(vs, Violation{Kind: MaxValue, Path: path, Member: member, Value: &shown, Bound: s.Range.Max, Bounds: s.Range, Between: c.Wording.ValueBetween})
 		}
 	case List:
 		items, ok := value.([]any)
@@ -320,8 +334,7 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 			return mistyped()
 		}
 		if l := s.Length; (l.HasMin && float64(len(items)) < l.Min) || (l.HasMax && float64(len(items)) > l.Max) {
-			shown := c.show(shape, items)
-			vs = c.length(vs, s.Length, path, member, &shown, len(items))
+			vs = c.length(vs, s.Length, path, member, c.shownCollection(shape, items), len(items))
 		}
 		for i, item := range items {
 			if item != nil {
@@ -336,8 +349,7 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 			return mistyped()
 		}
 		if l := s.Length; (l.HasMin && float64(len(entries)) < l.Min) || (l.HasMax && float64(len(entries)) > l.Max) {
-			shown := c.show(shape, entries)
-			vs = c.length(vs, s.Length, path, member, &shown, len(entries))
+			vs = c.length(vs, s.Length, path, member, c.shownCollection(shape, entries), len(entries))
 		}
 		keys := make([]string, 0, len(entries))
 		for k := range entries {
@@ -357,8 +369,13 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 			return mistyped()
 		}
 	case Timestamp:
-		// Both JSON protocols send a timestamp as epoch seconds.
-		if _, ok := value.(json.Number); !ok {
+		// Both JSON protocols send a timestamp as epoch seconds; past
+		// ±1e13 (the year 300,000) no time type holds it.
+		n, ok := value.(json.Number)
+		if !ok {
+			return mistyped()
+		}
+		if f, err := n.Float64(); err != nil || math.Abs(f) > 1e13 {
 			return mistyped()
 		}
 	case Structure, Union:
@@ -385,12 +402,24 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 
 func (c *Checker) length(vs []Violation, b Bound, path, member string, shown *string, n int) []Violation {
 	if b.HasMin && float64(n) < b.Min {
-		vs = append(vs, Violation{Kind: MinLength, Path: path, Member: member, Value: shown, Bound: b.Min, Bounds: b, Between: c.between})
+		vs = append(vs, Violation{Kind: MinLength, Path: path, Member: member, Value: shown, Bound: b.Min, Bounds: b, Between: c.Wording.LengthBetween})
 	}
 	if b.HasMax && float64(n) > b.Max {
-		vs = append(vs, Violation{Kind: MaxLength, Path: path, Member: member, Value: shown, Bound: b.Max, Bounds: b, Between: c.between})
+		vs = append(vs, Violation{Kind: MaxLength, Path: path, Member: member, Value: shown, Bound: b.Max, Bounds: b, Between: c.Wording.LengthBetween})
 	}
 	return vs
+}
+
+// fits reports whether f is a value of type t: integers whole and within
+// their width.
+func fits(t Type, f float64) bool {
+	switch t {
+	case Integer:
+		return f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32
+	case Long:
+		return f == math.Trunc(f) && f >= math.MinInt64 && f <= math.MaxInt64
+	}
+	return !math.IsInf(f, 0)
 }
 
 func lowerFirst(s string) string {
@@ -436,12 +465,25 @@ func labelNames(template string) string {
 	}
 }
 
+// shownCollection is a list's or map's value in a violation: nil (null)
+// where the service shows no collections.
+func (c *Checker) shownCollection(shape int, value any) *string {
+	if c.Wording.CollectionsAsNull {
+		return nil
+	}
+	shown := c.show(shape, value)
+	return &shown
+}
+
 // show writes a value as AWS's messages do, in the Java notation of the
 // service's own objects: a structure as Name(member=value, ...) in the
 // model's order, a list as [a, b], a map as {k=v}; a sensitive value as
 // AWS redacts it.
 func (c *Checker) show(shape int, value any) string {
 	s := &c.svc.Shapes[shape]
+	if c.Wording.CollectionsAsNull && (s.Type == List || s.Type == Map) {
+		return "null"
+	}
 	if s.Sensitive {
 		return "*** Sensitive Data Redacted ***"
 	}

@@ -19,7 +19,7 @@ func TestCasesBreakOneConstraint(t *testing.T) {
 		for _, s := range skipped {
 			t.Logf("%s left out %s %s %s: %s", svc.Name, s.Op, s.Path, s.Kind, s.Reason)
 		}
-		checker := awsmodel.NewChecker(svc)
+		checker := awsmodel.NewChecker(svc, awsmodel.Wording{})
 		for _, c := range cases {
 			in := modeltest.Input(c)
 			vs := checker.Check(c.Op, in)
