@@ -134,6 +134,9 @@ type Checker struct {
 	Unenforced []string
 	// Wording is how the service words what its violations show.
 	Wording Wording
+	// bodyOnly marks the input shapes whose members all travel in the
+	// body, which quick can clear without decoding.
+	bodyOnly map[int]bool
 }
 
 // Wording is how a service's messages word bounds and values, which AWS's
@@ -152,8 +155,14 @@ type Wording struct {
 // service words them.
 func NewChecker(svc *Service, wording Wording) *Checker {
 	c := &Checker{svc: svc, ops: map[string]*Operation{}, patterns: make([]*regexp.Regexp, len(svc.Shapes)), Wording: wording}
+	c.bodyOnly = map[int]bool{}
 	for i := range svc.Operations {
-		c.ops[svc.Operations[i].Name] = &svc.Operations[i]
+		op := &svc.Operations[i]
+		c.ops[op.Name] = op
+		if op.Input < 0 {
+			continue
+		}
+		c.bodyOnly[op.Input] = !slices.ContainsFunc(svc.Shapes[op.Input].Members, func(m Member) bool { return m.In != InBody })
 	}
 	for i, s := range svc.Shapes {
 		if s.Pattern == "" {
@@ -189,6 +198,15 @@ func (c *Checker) Check(op string, in Input) []Violation {
 	o, ok := c.ops[op]
 	if !ok || o.Input < 0 {
 		return nil
+	}
+	if len(in.Labels) == 0 && len(in.Query) == 0 && len(in.Header) == 0 && c.bodyOnly[o.Input] {
+		b := bytes.TrimSpace(in.Body)
+		if len(b) == 0 {
+			b = []byte("{}")
+		}
+		if c.quick(b, o.Input) {
+			return nil
+		}
 	}
 	var body any
 	if b := bytes.TrimSpace(in.Body); len(b) > 0 {
