@@ -149,6 +149,47 @@ type Wording struct {
 	// CollectionsAsNull shows a list or map as null rather than its
 	// items.
 	CollectionsAsNull bool
+	// JSONPaths names members as JSON paths do ("filter.values[0]",
+	// "tags.key") rather than as AWS's validation does
+	// ("targets.1.member", "tags.member.key"), with members as the model
+	// spells them.
+	JSONPaths bool
+	// EnumsIgnoreCase takes an enum's values in any letter case, as
+	// Azure Resource Manager does.
+	EnumsIgnoreCase bool
+}
+
+func (c *Checker) join(path, name string) string { return c.Wording.Join(path, name) }
+
+func (c *Checker) elem(path string, i int) string { return c.Wording.Elem(path, i) }
+
+func (c *Checker) entry(path, key string) (string, string) { return c.Wording.Entry(path, key) }
+
+// Join is the path of member name below path ("" for the input's own).
+func (w Wording) Join(path, name string) string {
+	if !w.JSONPaths {
+		name = lowerFirst(name)
+	}
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// Elem is the path of a list's element i (from 0).
+func (w Wording) Elem(path string, i int) string {
+	if w.JSONPaths {
+		return fmt.Sprintf("%s[%d]", path, i)
+	}
+	return fmt.Sprintf("%s.%d.member", path, i+1)
+}
+
+// Entry is the paths of a map entry's key and value.
+func (w Wording) Entry(path, key string) (string, string) {
+	if w.JSONPaths {
+		return path, path + "." + key
+	}
+	return path + ".member.key", path + ".member.value"
 }
 
 // NewChecker compiles svc's patterns; its messages are worded as the
@@ -223,7 +264,7 @@ func (c *Checker) Check(op string, in Input) []Violation {
 	w := &walk{c: c}
 	s := &c.svc.Shapes[o.Input]
 	for _, m := range s.Members {
-		path := lowerFirst(m.Name)
+		path := c.join("", m.Name)
 		var value any
 		present := false
 		switch m.In {
@@ -314,7 +355,7 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 			return mistyped()
 		}
 		vs = c.length(vs, s.Length, path, member, &str, utf8.RuneCountInString(str))
-		if len(s.Enum) > 0 && !slices.Contains(s.Enum, str) {
+		if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e string) bool { return e == str || c.Wording.EnumsIgnoreCase && strings.EqualFold(e, str) }) {
 			vs = append(vs, Violation{Kind: Enum, Path: path, Member: member, Value: &str, Allowed: s.Enum})
 		}
 		if re := c.patterns[shape]; re != nil && !re.MatchString(str) {
@@ -357,7 +398,7 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 		for i, item := range items {
 			if item != nil {
 				w.vs = vs
-				w.value(s.Elem, fmt.Sprintf("%s.%d.member", path, i+1), member, item)
+				w.value(s.Elem, c.elem(path, i), member, item)
 				vs = w.vs
 			}
 		}
@@ -376,9 +417,10 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 		slices.Sort(keys)
 		for _, k := range keys {
 			w.vs = vs
-			w.value(s.Key, path+".member.key", member, k)
+			keyPath, valuePath := c.entry(path, k)
+			w.value(s.Key, keyPath, member, k)
 			if entries[k] != nil {
-				w.value(s.Elem, path+".member.value", member, entries[k])
+				w.value(s.Elem, valuePath, member, entries[k])
 			}
 			vs = w.vs
 		}
@@ -401,9 +443,12 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 		if !ok {
 			return mistyped()
 		}
+		if s.Discriminator != "" {
+			return w.variant(vs, s, path, fields)
+		}
 		for _, m := range s.Members {
 			v, present := fields[m.Name]
-			sub := path + "." + lowerFirst(m.Name)
+			sub := c.join(path, m.Name)
 			if !present || v == nil {
 				if m.Required && s.Type == Structure {
 					vs = append(vs, Violation{Kind: Required, Path: sub, Member: m.Name})
@@ -416,6 +461,33 @@ func (w *walk) valueOf(vs []Violation, shape int, path, member string, value any
 		}
 	}
 	return vs
+}
+
+// variant checks a polymorphic object as the variant its discriminator
+// names.
+func (w *walk) variant(vs []Violation, s *Shape, path string, fields map[string]any) []Violation {
+	sub := w.c.join(path, s.Discriminator)
+	values := make([]string, len(s.Variants))
+	for i, v := range s.Variants {
+		values[i] = v.Value
+	}
+	raw, present := fields[s.Discriminator]
+	if !present || raw == nil {
+		return append(vs, Violation{Kind: Required, Path: sub, Member: s.Discriminator})
+	}
+	kind, ok := raw.(string)
+	if !ok {
+		w.mistyped = true
+		return vs
+	}
+	for _, v := range s.Variants {
+		if v.Value == kind {
+			w.vs = vs
+			w.value(v.Shape, path, s.Discriminator, fields)
+			return w.vs
+		}
+	}
+	return append(vs, Violation{Kind: Enum, Path: sub, Member: s.Discriminator, Value: &kind, Allowed: values})
 }
 
 func (c *Checker) length(vs []Violation, b Bound, path, member string, shown *string, n int) []Violation {

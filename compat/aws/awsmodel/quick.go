@@ -226,7 +226,7 @@ func (q *quickScan) value(i, shape int) (int, bool) {
 
 // object checks a map's entries or a structure's members.
 func (q *quickScan) object(i, shape int, s *Shape) (int, bool) {
-	if q.b[i] != '{' || len(s.Members) > 64 {
+	if q.b[i] != '{' || len(s.Members) > 64 || s.Discriminator != "" {
 		return i, false
 	}
 	var seen uint64

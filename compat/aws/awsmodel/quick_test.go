@@ -15,7 +15,7 @@ func TestQuickClearsNoBrokenBody(t *testing.T) {
 	t.Parallel()
 	for _, svc := range []*awsmodel.Service{awsmodel.EventBridge(), awsmodel.SQS(), awsmodel.Scheduler(), awsmodel.Pipes()} {
 		c := awsmodel.NewChecker(svc, awsmodel.Wording{})
-		cases, _ := modeltest.Cases(svc)
+		cases, _ := modeltest.Cases(svc, awsmodel.Wording{})
 		for _, tc := range cases {
 			if len(tc.Labels)+len(tc.Query)+len(tc.Header) > 0 {
 				continue

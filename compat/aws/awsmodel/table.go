@@ -58,9 +58,21 @@ type Shape struct {
 	Enum []string
 	// Pattern is the trait's regular expression as the model writes it.
 	Pattern string
+	// Discriminator, for a polymorphic object (a JSON schema's oneOf, as
+	// Azure's specs write them), names the member whose value picks one
+	// of Variants.
+	Discriminator string
+	Variants      []Variant
 	// Sensitive marks a value AWS never repeats (a password, a key):
 	// a violation names the member without its value.
 	Sensitive bool
+}
+
+// Variant is one form of a polymorphic object: the discriminator's value
+// and the structure it selects.
+type Variant struct {
+	Value string
+	Shape int
 }
 
 // Member is a structure member.

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"io"
 	"log"
 	"os"
 	"sort"
@@ -107,8 +108,15 @@ type shape struct {
 	enum           []string
 	pattern        string
 	sensitive      bool
+	discriminator  string
+	variants       []variantRow
 	structID       string
 	structResolved bool
+}
+
+type variantRow struct {
+	value string
+	shape int
 }
 
 type member struct {
@@ -135,6 +143,9 @@ func main() {
 	modelPath := flag.String("model", "", "the Smithy JSON model")
 	fn := flag.String("func", "", "the name of the Go function that returns the table")
 	out := flag.String("out", "", "the Go file to write")
+	armSchema := flag.Bool("arm", false, "the model is an Azure Resource Manager template schema (package armspec)")
+	resources := flag.String("resources", "", "with -arm: the resource types to take, comma-separated (default all)")
+	apiVersion := flag.String("api-version", "", "with -arm: the API version the schema is of")
 	flag.Parse()
 	if *modelPath == "" || *fn == "" || *out == "" {
 		flag.Usage()
@@ -145,10 +156,22 @@ func main() {
 		log.Fatal(err)
 	}
 	g := &gen{byKey: map[string]int{}, structs: map[string]int{}}
-	if g.m, err = readModel(raw); err != nil {
-		log.Fatalf("%s: %v", *modelPath, err)
+	var src []byte
+	if *armSchema {
+		var names []string
+		if *resources != "" {
+			names = strings.Split(*resources, ",")
+		}
+		src, err = g.writeARM(*fn, raw, names, *apiVersion)
+		if err == nil {
+			src, err = format.Source(src)
+		}
+	} else {
+		if g.m, err = readModel(raw); err != nil {
+			log.Fatalf("%s: %v", *modelPath, err)
+		}
+		src, err = g.write(*fn)
 	}
-	src, err := g.write(*fn)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -221,51 +244,7 @@ func (g *gen) write(fn string) ([]byte, error) {
 		b.WriteString("},\n")
 	}
 	b.WriteString("\t\t},\n\t\tShapes: []Shape{\n")
-	for i, s := range g.shapes {
-		fmt.Fprintf(&b, "\t\t\t/* %d */ {Type: %s", i, goType(s.typ))
-		if s.structID != "" {
-			fmt.Fprintf(&b, ", Name: %q", local(s.structID))
-		}
-		if len(s.members) > 0 {
-			b.WriteString(", Members: []Member{")
-			for j, m := range s.members {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "{Name: %q, Shape: %d", m.name, m.shape)
-				if m.required {
-					b.WriteString(", Required: true")
-				}
-				if m.in != "" {
-					fmt.Fprintf(&b, ", In: %s, Wire: %q", m.in, m.wire)
-				}
-				b.WriteString("}")
-			}
-			b.WriteString("}")
-		}
-		if s.typ == "list" || s.typ == "map" {
-			fmt.Fprintf(&b, ", Elem: %d", s.elem)
-		}
-		if s.typ == "map" {
-			fmt.Fprintf(&b, ", Key: %d", s.key)
-		}
-		if bs := boundLit(s.length); bs != "" {
-			fmt.Fprintf(&b, ", Length: %s", bs)
-		}
-		if bs := boundLit(s.rng); bs != "" {
-			fmt.Fprintf(&b, ", Range: %s", bs)
-		}
-		if len(s.enum) > 0 {
-			fmt.Fprintf(&b, ", Enum: %s", strs(s.enum))
-		}
-		if s.pattern != "" {
-			fmt.Fprintf(&b, ", Pattern: %s", strconv.Quote(s.pattern))
-		}
-		if s.sensitive {
-			b.WriteString(", Sensitive: true")
-		}
-		b.WriteString("},\n")
-	}
+	g.writeShapes(&b, "")
 	b.WriteString("\t\t},\n\t}\n}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -385,7 +364,7 @@ func readBound(t trait) bound {
 }
 
 func (g *gen) intern(s *shape) int {
-	key := fmt.Sprintf("%s|%d|%d|%v|%v|%q|%q|%v", s.typ, s.elem, s.key, s.length, s.rng, s.enum, s.pattern, s.sensitive)
+	key := fmt.Sprintf("%s|%d|%d|%v|%v|%q|%q|%v|%q|%v", s.typ, s.elem, s.key, s.length, s.rng, s.enum, s.pattern, s.sensitive, s.discriminator, s.variants)
 	if i, ok := g.byKey[key]; ok {
 		return i
 	}
@@ -471,4 +450,64 @@ func strs(v []string) string {
 func local(id string) string {
 	_, name, _ := strings.Cut(id, "#")
 	return name
+}
+
+// writeShapes writes the rows of the table, each type qualified with q
+// ("awsmodel." outside package awsmodel).
+func (g *gen) writeShapes(w io.Writer, q string) {
+	for i, s := range g.shapes {
+		fmt.Fprintf(w, "\t\t\t/* %d */ {Type: %s%s", i, q, goType(s.typ))
+		if s.structID != "" {
+			fmt.Fprintf(w, ", Name: %q", local(s.structID))
+		}
+		if len(s.members) > 0 {
+			io.WriteString(w, ", Members: []"+q+"Member{")
+			for j, m := range s.members {
+				if j > 0 {
+					io.WriteString(w, ", ")
+				}
+				fmt.Fprintf(w, "{Name: %q, Shape: %d", m.name, m.shape)
+				if m.required {
+					io.WriteString(w, ", Required: true")
+				}
+				if m.in != "" {
+					fmt.Fprintf(w, ", In: %s%s, Wire: %q", q, m.in, m.wire)
+				}
+				io.WriteString(w, "}")
+			}
+			io.WriteString(w, "}")
+		}
+		if s.typ == "list" || s.typ == "map" {
+			fmt.Fprintf(w, ", Elem: %d", s.elem)
+		}
+		if s.typ == "map" {
+			fmt.Fprintf(w, ", Key: %d", s.key)
+		}
+		if bs := boundLit(s.length); bs != "" {
+			fmt.Fprintf(w, ", Length: %s%s", q, bs)
+		}
+		if bs := boundLit(s.rng); bs != "" {
+			fmt.Fprintf(w, ", Range: %s%s", q, bs)
+		}
+		if len(s.enum) > 0 {
+			fmt.Fprintf(w, ", Enum: %s", strs(s.enum))
+		}
+		if s.pattern != "" {
+			fmt.Fprintf(w, ", Pattern: %s", strconv.Quote(s.pattern))
+		}
+		if s.discriminator != "" {
+			fmt.Fprintf(w, ", Discriminator: %q, Variants: []%sVariant{", s.discriminator, q)
+			for j, v := range s.variants {
+				if j > 0 {
+					io.WriteString(w, ", ")
+				}
+				fmt.Fprintf(w, "{Value: %q, Shape: %d}", v.value, v.shape)
+			}
+			io.WriteString(w, "}")
+		}
+		if s.sensitive {
+			io.WriteString(w, ", Sensitive: true")
+		}
+		io.WriteString(w, "},\n")
+	}
 }

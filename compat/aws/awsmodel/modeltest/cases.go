@@ -44,8 +44,8 @@ type Skipped struct {
 
 // Cases returns a case per constraint of every operation of svc, and the
 // constraints it could not make a request for.
-func Cases(svc *awsmodel.Service) ([]Case, []Skipped) {
-	g := &generator{svc: svc, patterns: map[int]*regexp.Regexp{}}
+func Cases(svc *awsmodel.Service, w awsmodel.Wording) ([]Case, []Skipped) {
+	g := &generator{svc: svc, w: w, patterns: map[int]*regexp.Regexp{}}
 	for i, s := range svc.Shapes {
 		if s.Pattern != "" {
 			if re, err := regexp.Compile(`^(?:` + s.Pattern + `)$`); err == nil {
@@ -65,6 +65,7 @@ func Cases(svc *awsmodel.Service) ([]Case, []Skipped) {
 
 type generator struct {
 	svc      *awsmodel.Service
+	w        awsmodel.Wording
 	patterns map[int]*regexp.Regexp
 	op       string
 	cases    []Case
@@ -93,7 +94,7 @@ func (g *generator) operation(input int) {
 		return c
 	}
 	for _, m := range s.Members {
-		path := lowerFirst(m.Name)
+		path := g.w.Join("", m.Name)
 		if m.Required {
 			if m.In == awsmodel.InLabel {
 				g.skip(path, awsmodel.Required, "a label cannot be left out of its URI")
@@ -225,7 +226,7 @@ func (g *generator) invalid(shape int, path, member string, depth int) []badValu
 				out = append(out, v(awsmodel.MaxLength, elems(int(s.Length.Max)+1), s.Length.Max))
 			}
 		}
-		for _, b := range g.invalid(s.Elem, path+".1.member", member, depth+1) {
+		for _, b := range g.invalid(s.Elem, g.w.Elem(path, 0), member, depth+1) {
 			l := elems(max(n, 1))
 			l[0] = b.value
 			out = append(out, badValue{value: l, want: b.want})
@@ -244,7 +245,8 @@ func (g *generator) invalid(shape int, path, member string, depth int) []badValu
 		if s.Length.HasMax && s.Length.Max < 1000 {
 			out = append(out, v(awsmodel.MaxLength, entries(int(s.Length.Max)+1), s.Length.Max))
 		}
-		for _, b := range g.invalid(s.Key, path+".member.key", member, depth+1) {
+		keyPath, valuePath := g.w.Entry(path, g.keyNth(s.Key, 0))
+		for _, b := range g.invalid(s.Key, keyPath, member, depth+1) {
 			k, ok := b.value.(string)
 			if !ok {
 				continue
@@ -252,10 +254,13 @@ func (g *generator) invalid(shape int, path, member string, depth int) []badValu
 			out = append(out, badValue{value: map[string]any{k: g.valid(s.Elem, depth+1)}, want: b.want})
 		}
 		key := g.keyNth(s.Key, 0)
-		for _, b := range g.invalid(s.Elem, path+".member.value", member, depth+1) {
+		for _, b := range g.invalid(s.Elem, valuePath, member, depth+1) {
 			out = append(out, badValue{value: map[string]any{key: b.value}, want: b.want})
 		}
 	case awsmodel.Structure, awsmodel.Union:
+		if s.Discriminator != "" {
+			return g.invalidVariants(s, path, depth)
+		}
 		base := func() map[string]any {
 			m := map[string]any{}
 			if s.Type == awsmodel.Structure {
@@ -268,7 +273,7 @@ func (g *generator) invalid(shape int, path, member string, depth int) []badValu
 			return m
 		}
 		for _, mm := range s.Members {
-			sub := path + "." + lowerFirst(mm.Name)
+			sub := g.w.Join(path, mm.Name)
 			if mm.Required && s.Type == awsmodel.Structure {
 				m := base()
 				delete(m, mm.Name)
@@ -363,6 +368,9 @@ func (g *generator) validNth(shape, depth, nth int) any {
 	case awsmodel.Map:
 		return map[string]any{g.keyNth(s.Key, nth): g.valid(s.Elem, depth+1)}
 	case awsmodel.Structure:
+		if s.Discriminator != "" && len(s.Variants) > 0 && depth <= 6 {
+			return g.valid(s.Variants[0].Shape, depth)
+		}
 		m := map[string]any{}
 		for _, mm := range s.Members {
 			if mm.Required && depth <= 6 {
@@ -607,4 +615,27 @@ func Names(vs []awsmodel.Violation, want awsmodel.Violation) bool {
 		}
 	}
 	return false
+}
+
+// invalidVariants breaks a polymorphic object: its discriminator missing,
+// outside its values, and each variant's own constraints.
+func (g *generator) invalidVariants(s *awsmodel.Shape, path string, depth int) []badValue {
+	sub := g.w.Join(path, s.Discriminator)
+	values := make([]string, len(s.Variants))
+	for i, v := range s.Variants {
+		values[i] = v.Value
+	}
+	out := []badValue{
+		{value: map[string]any{}, want: awsmodel.Violation{Kind: awsmodel.Required, Path: sub, Member: s.Discriminator}},
+		{value: map[string]any{s.Discriminator: "NOT_A_MODEL_VALUE"}, want: awsmodel.Violation{Kind: awsmodel.Enum, Path: sub, Member: s.Discriminator, Allowed: values}},
+	}
+	for _, v := range s.Variants {
+		for _, b := range g.invalid(v.Shape, path, s.Discriminator, depth+1) {
+			if b.want.Path == sub {
+				continue // the variant's own one-value enum of its discriminator
+			}
+			out = append(out, b)
+		}
+	}
+	return out
 }

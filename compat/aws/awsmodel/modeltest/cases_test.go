@@ -13,7 +13,7 @@ import (
 func TestCasesBreakOneConstraint(t *testing.T) {
 	t.Parallel()
 	for _, svc := range []*awsmodel.Service{awsmodel.EventBridge(), awsmodel.Scheduler(), awsmodel.SQS(), awsmodel.Pipes()} {
-		cases, skipped := modeltest.Cases(svc)
+		cases, skipped := modeltest.Cases(svc, awsmodel.Wording{})
 		made, left := modeltest.Counts(cases, skipped)
 		t.Logf("%s: %s constraints with a case, %s left out", svc.Name, made, left)
 		for _, s := range skipped {

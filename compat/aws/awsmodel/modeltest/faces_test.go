@@ -54,7 +54,7 @@ type expectation func(op *awsmodel.Operation, c modeltest.Case, a answer) string
 
 func runCases(t *testing.T, svc *awsmodel.Service, signingName string, build protocol, want expectation) {
 	emu := testkit.Start(t)
-	cases, _ := modeltest.Cases(svc)
+	cases, _ := modeltest.Cases(svc, awsmodel.Wording{})
 	client := emu.HTTPClient()
 	for _, c := range cases {
 		op, _ := svc.Operation(c.Op)
