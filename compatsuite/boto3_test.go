@@ -27,6 +27,8 @@ func runBoto3SQS(t *testing.T, emu *emulator) []row {
 		steps: []string{
 			"CreateQueue", "GetQueueUrl", "ListQueues", "SetQueueAttributes and GetQueueAttributes",
 			"TagQueue, UntagQueue and ListQueueTags", "SendMessage and ReceiveMessage", "batches", "FIFO queue",
+			"1 MiB messages and batches", "error texts of the query protocol", "AddPermission and RemovePermission",
+			"AWSTraceHeader, attribute name wildcards and a queue's name as its URL",
 			"ListDeadLetterSourceQueues", "PurgeQueue and DeleteQueue",
 		},
 	})

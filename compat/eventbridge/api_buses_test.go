@@ -61,11 +61,32 @@ func TestEventBusLifecycle(t *testing.T) {
 
 	_, err = h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("default")})
 	apiError(t, err, "ValidationException", "Cannot delete event bus default.")
-	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")}))
+	// A bus with a rule stays until its rules are deleted.
+	must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String("r"), EventBusName: aws.String("orders"), EventPattern: aws.String(orderPattern)}))
 	_, err = h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")})
-	apiError(t, err, "ResourceNotFoundException", "Event bus orders does not exist.")
+	apiError(t, err, "ValidationException", "EventBus can't be deleted since it has rules.")
+	must[*ebsdk.DescribeEventBusOutput](t)(h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String("orders")}))
+	must[*ebsdk.DeleteRuleOutput](t)(h.client.DeleteRule(c, &ebsdk.DeleteRuleInput{Name: aws.String("r"), EventBusName: aws.String("orders")}))
+	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")}))
 	_, err = h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String("orders")})
 	apiError(t, err, "ResourceNotFoundException", "Event bus orders does not exist.")
+	// Deleting a bus that is not there succeeds. DeleteEventBus takes a
+	// name only: the model's pattern for it ([/\.\-_A-Za-z0-9]+) has no
+	// room for an ARN, which is refused before anything is looked up.
+	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")}))
+	_, err = h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: created.EventBusArn})
+	apiError(t, err, "ValidationException", "1 validation error detected: Value '"+aws.ToString(created.EventBusArn)+"' at 'name' failed to satisfy constraint: Member must satisfy regular expression pattern: [/\\.\\-_A-Za-z0-9]+")
+}
+
+// TestPartnerEventBus: a partner bus needs its partner event source, and
+// GridBridge has none.
+func TestPartnerEventBus(t *testing.T) {
+	h, c := startTest(t)
+	source := "aws.partner/example.com/123/orders"
+	_, err := h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String(source), EventSourceName: aws.String(source)})
+	apiError(t, err, "ResourceNotFoundException", "Event source aws.partner/example.com/123/orders does not exist.")
+	_, err = h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String(source)})
+	apiError(t, err, "ResourceNotFoundException", "Event bus aws.partner/example.com/123/orders does not exist.")
 }
 
 func TestAccountsAndRegionsAreSeparate(t *testing.T) {

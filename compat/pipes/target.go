@@ -147,8 +147,10 @@ func (r *runner) sqsTarget() engine.Destination {
 }
 
 // sqsFailure names an SQS send failure as EventBridge's targets do.
-func sqsFailure(c sqssend.Cause, _ error) (code, message string) {
+func sqsFailure(c sqssend.Cause, err error) (code, message string) {
 	switch c {
+	case sqssend.CauseTooLarge:
+		return retry.CodeSDKClientError, sqssend.TooLargeMessage(err)
 	case sqssend.CauseQueueMissing:
 		return retry.CodeNoResource, sqssend.NonExistentQueue
 	case sqssend.CauseTimeout:

@@ -66,6 +66,7 @@ func (inv *invocation) render(attempt int) string {
 // dead-letter record). Client errors are not retried; the rest are.
 const (
 	errNonExistentQueue = "AWS.SimpleQueueService.NonExistentQueue"
+	errInvalidParameter = "InvalidParameterValue"
 	errNotFound         = "ResourceNotFoundException"
 	errValidation       = "ValidationException"
 	errAccessDenied     = "AccessDeniedException"
@@ -76,7 +77,7 @@ const (
 
 func retryable(code string) bool {
 	switch code {
-	case errNonExistentQueue, errNotFound, errValidation, errAccessDenied:
+	case errNonExistentQueue, errInvalidParameter, errNotFound, errValidation, errAccessDenied:
 		return false
 	}
 	return true
@@ -131,8 +132,10 @@ func (s *Service) destination(sc *sched, key tenantKey) engine.Destination {
 
 // sqsFailure names an SQS send failure as SQS would, never with the
 // sink's internal text.
-func sqsFailure(c sqssend.Cause, _ error) (code, message string) {
+func sqsFailure(c sqssend.Cause, err error) (code, message string) {
 	switch c {
+	case sqssend.CauseTooLarge:
+		return errInvalidParameter, sqssend.TooLargeMessage(err)
 	case sqssend.CauseQueueMissing:
 		return errNonExistentQueue, sqssend.NonExistentQueue
 	case sqssend.CauseTimeout:

@@ -42,7 +42,7 @@ func TestQueueLifecycleThroughTheSDK(t *testing.T) {
 	}
 	for k, want := range map[string]string{
 		"QueueArn": "arn:aws:sqs:us-east-1:" + account + ":orders", "VisibilityTimeout": "45",
-		"MaximumMessageSize": "262144", "MessageRetentionPeriod": "345600", "ApproximateNumberOfMessages": "0",
+		"MaximumMessageSize": "1048576", "MessageRetentionPeriod": "345600", "ApproximateNumberOfMessages": "0",
 		"CreatedTimestamp": fmt.Sprint(t0.Unix()),
 	} {
 		if attrs.Attributes[k] != want {
@@ -184,7 +184,7 @@ func TestBatchesAndEntryErrors(t *testing.T) {
 		"AWS.SimpleQueueService.BatchEntryIdsNotDistinct":     {{Id: aws.String("x"), MessageBody: aws.String("1")}, {Id: aws.String("x"), MessageBody: aws.String("2")}},
 		"AWS.SimpleQueueService.InvalidBatchEntryId":          {{Id: aws.String("x y"), MessageBody: aws.String("1")}},
 		"AWS.SimpleQueueService.TooManyEntriesInBatchRequest": manyEntries(11, 1),
-		"AWS.SimpleQueueService.BatchRequestTooLong":          manyEntries(2, 140_000),
+		"AWS.SimpleQueueService.BatchRequestTooLong":          manyEntries(2, 600_000),
 	} {
 		_, err := h.client.SendMessageBatch(ctx(t), &sqssdk.SendMessageBatchInput{QueueUrl: aws.String(url), Entries: entries})
 		if errorCode(err) != name {

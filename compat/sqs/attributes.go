@@ -10,7 +10,7 @@ import (
 
 // Limits and defaults of SQS queues (Amazon SQS Developer Guide, quotas).
 const (
-	maxMessageSize       = 262144 // 256 KiB, a message and a whole batch
+	maxMessageSize       = 1 << 20 // 1 MiB, a message and a whole batch
 	defaultVisibility    = 30 * time.Second
 	maxVisibility        = 12 * time.Hour
 	defaultRetention     = 4 * 24 * time.Hour
@@ -35,7 +35,9 @@ type queueConfig struct {
 	receiveWait  time.Duration
 	fifo         bool
 	contentDedup bool
-	redrive      *redrivePolicy
+	// arn is the queue's own ARN, which its RedrivePolicy may not name.
+	arn     string
+	redrive *redrivePolicy
 	// raw keeps every attribute as given (Policy, RedriveAllowPolicy, KMS
 	// settings, ...) so GetQueueAttributes answers what was set.
 	raw map[string]string
@@ -48,10 +50,10 @@ type redrivePolicy struct {
 	MaxReceiveCount     int    `json:"maxReceiveCount"`
 }
 
-func defaultConfig(fifo bool) queueConfig {
+func defaultConfig(k queueKey) queueConfig {
 	c := queueConfig{
 		maxSize: maxMessageSize, retention: defaultRetention, visibility: defaultVisibility,
-		fifo: fifo, raw: map[string]string{},
+		fifo: k.fifo(), arn: k.arn(), raw: map[string]string{},
 	}
 	return c
 }
@@ -117,7 +119,9 @@ func (c *queueConfig) apply(attrs map[string]string, create bool) error {
 				next.redrive = nil
 				break
 			}
-			next.redrive, err = parseRedrive(value)
+			if next.redrive, err = parseRedrive(value); err == nil {
+				err = next.checkDeadLetterTarget(value)
+			}
 		}
 		if err != nil {
 			return err
@@ -139,16 +143,30 @@ func parseRedrive(value string) (*redrivePolicy, error) {
 		MaxReceiveCount     json.RawMessage `json:"maxReceiveCount"`
 	}
 	if err := json.Unmarshal([]byte(value), &raw); err != nil {
-		return nil, errInvalidAttributeValue("Value %s for parameter RedrivePolicy is invalid. Reason: Invalid value for the parameter RedrivePolicy.", value)
+		return nil, errInvalidParameter("Value %s for parameter RedrivePolicy is invalid. Reason: Invalid value for the parameter RedrivePolicy.", value)
 	}
 	n, err := strconv.Atoi(strings.Trim(string(raw.MaxReceiveCount), `"`))
 	if err != nil || n < 1 || n > maxRedriveReceiveMax {
-		return nil, errInvalidAttributeValue("Value %s for parameter RedrivePolicy is invalid. Reason: Invalid value for maxReceiveCount: %s, valid values are from 1 to 1000 both inclusive.", value, raw.MaxReceiveCount)
+		return nil, errInvalidParameter("Value %s for parameter RedrivePolicy is invalid. Reason: Invalid value for maxReceiveCount: %s, valid values are from 1 to 1000 both inclusive.", value, raw.MaxReceiveCount)
 	}
 	if _, err := parseQueueARN(raw.DeadLetterTargetArn); err != nil {
-		return nil, errInvalidAttributeValue("Value %s for parameter RedrivePolicy is invalid. Reason: Invalid value for deadLetterTargetArn.", value)
+		return nil, errInvalidParameter("Value %s for parameter RedrivePolicy is invalid. Reason: Invalid value for deadLetterTargetArn.", value)
 	}
 	return &redrivePolicy{DeadLetterTargetArn: raw.DeadLetterTargetArn, MaxReceiveCount: n}, nil
+}
+
+// checkDeadLetterTarget applies SQS's rules for the queue a RedrivePolicy
+// (given as value) names: of the same type as this queue, FIFO or standard,
+// and not this queue itself.
+func (c *queueConfig) checkDeadLetterTarget(value string) error {
+	target := c.redrive.DeadLetterTargetArn
+	if target == c.arn {
+		return errInvalidParameter("Value %s for parameter RedrivePolicy is invalid. Reason: A queue cannot be its own dead-letter queue.", value)
+	}
+	if strings.HasSuffix(target, fifoSuffix) != c.fifo {
+		return errInvalidParameter("Value %s for parameter RedrivePolicy is invalid. Reason: Dead-letter queue must be same type of queue as the source..", value)
+	}
+	return nil
 }
 
 func seconds(name, value string, lo, hi time.Duration) (time.Duration, error) {

@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/aws/smithy-go"
+
 	"github.com/gridbridge/gridbridge/compat/aws/awsmodel"
+	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
 
 // apiError is an SQS error. Code is the JSON protocol's error shape name
@@ -15,19 +18,52 @@ type apiError struct {
 	Code      string
 	QueryCode string
 	Message   string
-	Status    int
-	Sender    bool
+	// QueryMessage is the query protocol's wording where SQS words the
+	// error differently there; empty: Message.
+	QueryMessage string
+	Status       int
+	Sender       bool
+	// cause is what the refusal means to GridBridge's own senders (the AWS
+	// faces' targets), for errors.Is: sqssend.ErrMessageTooLarge.
+	cause error
 }
 
 func (e *apiError) Error() string { return e.QueryCode + ": " + e.Message }
+
+func (e *apiError) Unwrap() error { return e.cause }
+
+// ErrorCode, ErrorMessage, ErrorFault and HTTPStatusCode make an SQS error read, to the AWS
+// faces that send to these queues, as the SDK reports SQS's answer
+// (smithy.APIError): by its query code.
+func (e *apiError) ErrorCode() string    { return e.QueryCode }
+func (e *apiError) ErrorMessage() string { return e.Message }
+func (e *apiError) HTTPStatusCode() int  { return e.Status }
+func (e *apiError) ErrorFault() smithy.ErrorFault {
+	if e.Sender {
+		return smithy.FaultClient
+	}
+	return smithy.FaultServer
+}
+
+// errMessageTooLong refuses a message larger than the queue's
+// MaximumMessageSize, max.
+func errMessageTooLong(max int) *apiError {
+	e := errInvalidParameter("One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", max)
+	e.cause = sqssend.ErrMessageTooLarge
+	return e
+}
 
 func newError(code, queryCode, format string, args ...any) *apiError {
 	return &apiError{Code: code, QueryCode: queryCode, Message: fmt.Sprintf(format, args...), Status: http.StatusBadRequest, Sender: true}
 }
 
+// errQueueDoesNotExist is SQS's answer for a missing queue, which the query
+// protocol still words as the SOAP-era service did.
 func errQueueDoesNotExist() *apiError {
-	return newError("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue",
+	e := newError("QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue",
 		"The specified queue does not exist.")
+	e.QueryMessage = "The specified queue does not exist for this wsdl version."
+	return e
 }
 
 func errQueueNameExists(name string) *apiError {
@@ -66,9 +102,11 @@ func errInvalidMessageContents() *apiError {
 		"Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF")
 }
 
-func errEmptyBatch() *apiError {
+// errEmptyBatch names the batch's entry shape (SendMessageBatchRequestEntry,
+// ...) as SQS does.
+func errEmptyBatch(entryShape string) *apiError {
 	return newError("EmptyBatchRequest", "AWS.SimpleQueueService.EmptyBatchRequest",
-		"There should be at least one entry in the request.")
+		"There should be at least one %s in the request.", entryShape)
 }
 
 func errTooManyEntries(n int) *apiError {
@@ -76,9 +114,9 @@ func errTooManyEntries(n int) *apiError {
 		"Maximum number of entries per request are 10. You have sent %d.", n)
 }
 
-func errIDsNotDistinct() *apiError {
+func errIDsNotDistinct(id string) *apiError {
 	return newError("BatchEntryIdsNotDistinct", "AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
-		"Two or more batch entries in the request have the same Id.")
+		"Id %s repeated.", id)
 }
 
 func errInvalidBatchEntryID() *apiError {
@@ -89,6 +127,14 @@ func errInvalidBatchEntryID() *apiError {
 func errBatchTooLong(size int) *apiError {
 	return newError("BatchRequestTooLong", "AWS.SimpleQueueService.BatchRequestTooLong",
 		"Batch requests cannot be longer than %d bytes. You have sent %d bytes.", maxMessageSize, size)
+}
+
+// errOverLimit is SQS's refusal of a request past a limit of the queue's
+// (AddPermission: the actions of one statement), answered with HTTP 403.
+func errOverLimit(format string, args ...any) *apiError {
+	e := newError("OverLimit", "OverLimit", format, args...)
+	e.Status = http.StatusForbidden
+	return e
 }
 
 // errUnknownOperation answers a JSON-protocol target SQS does not have, as

@@ -33,6 +33,10 @@ func attributesSize(attrs map[string]AttributeValue) int {
 	return n
 }
 
+// awsTraceHeader is the system attribute that carries an AWS X-Ray trace
+// header: the one a sender may set (MessageSystemAttributes).
+const awsTraceHeader = "AWSTraceHeader"
+
 // message is one message of a queue.
 type message struct {
 	id        string
@@ -53,6 +57,9 @@ type message struct {
 	receipt      string // the receipt handle of the last receive
 	heapIndex    int    // position in the queue's timed heap, -1 when not there
 	deleted      bool
+
+	// traceHeader is the AWSTraceHeader the sender set, empty for none.
+	traceHeader string
 }
 
 // inflight reports whether m was received and its visibility timeout has not

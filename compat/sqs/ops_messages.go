@@ -23,14 +23,39 @@ func (m *messageInput) send(q *Queue, senderID string) (sendMessageOutput, error
 	if m.MessageBody == nil {
 		return sendMessageOutput{}, errMissingParameter("MessageBody")
 	}
+	trace, err := traceHeader(m.MessageSystemAttributes)
+	if err != nil {
+		return sendMessageOutput{}, err
+	}
 	res, err := q.send(sendInput{
 		body: *m.MessageBody, attrs: m.MessageAttributes, delay: durationPtr(m.DelaySeconds),
-		group: m.MessageGroupId, dedupID: m.MessageDeduplicationId, senderID: senderID,
+		group: m.MessageGroupId, dedupID: m.MessageDeduplicationId, senderID: senderID, traceHeader: trace,
 	})
 	if err != nil {
 		return sendMessageOutput{}, err
 	}
-	return sendMessageOutput{MessageId: res.id, MD5OfMessageBody: res.md5Body, MD5OfMessageAttributes: res.md5Attrs, SequenceNumber: res.seq}, nil
+	return sendMessageOutput{
+		MessageId: res.id, MD5OfMessageBody: res.md5Body, MD5OfMessageAttributes: res.md5Attrs,
+		MD5OfMessageSystemAttributes: md5OfAttributes(m.MessageSystemAttributes), SequenceNumber: res.seq,
+	}, nil
+}
+
+// traceHeader returns the AWSTraceHeader a send's MessageSystemAttributes
+// carry, the only system attribute a sender may set: a String. Like SQS, it
+// does not count against the message's size.
+func traceHeader(attrs map[string]AttributeValue) (string, error) {
+	for name, v := range attrs {
+		if name != awsTraceHeader {
+			return "", errInvalidParameter("Message system attribute name '%s' is invalid. The only message system attribute a message can be sent with is %s.", name, awsTraceHeader)
+		}
+		if v.DataType != "String" || v.StringValue == nil || *v.StringValue == "" {
+			return "", errInvalidParameter("Message system attribute '%s' must contain a non-empty value of type 'String'.", name)
+		}
+	}
+	if v, ok := attrs[awsTraceHeader]; ok {
+		return *v.StringValue, nil
+	}
+	return "", nil
 }
 
 // batchEntry is an entry of a batch operation, named by its Id.
@@ -38,10 +63,11 @@ type batchEntry interface{ entryID() string }
 
 // checkBatch applies SQS's rules for a batch's entry ids: 1 to 10 entries,
 // each id distinct, alphanumeric with hyphens and underscores, at most 80.
-func checkBatch[E batchEntry](entries []E) error {
+// entryShape names an entry in SQS's messages (SendMessageBatchRequestEntry).
+func checkBatch[E batchEntry](entries []E, entryShape string) error {
 	switch {
 	case len(entries) == 0:
-		return errEmptyBatch()
+		return errEmptyBatch(entryShape)
 	case len(entries) > maxBatchEntries:
 		return errTooManyEntries(len(entries))
 	}
@@ -52,7 +78,7 @@ func checkBatch[E batchEntry](entries []E) error {
 			return errInvalidBatchEntryID()
 		}
 		if seen[id] {
-			return errIDsNotDistinct()
+			return errIDsNotDistinct(id)
 		}
 		seen[id] = true
 	}
@@ -61,13 +87,14 @@ func checkBatch[E batchEntry](entries []E) error {
 
 // idBatch checks a batch whose results are only entry ids (DeleteMessageBatch,
 // ChangeMessageVisibilityBatch), applies do to each entry, and lists each
-// under Successful or, with do's error, under Failed; entryTag is the
-// operation's XML result element.
-func idBatch[E batchEntry](entries []E, entryTag string, do func(E) error) (any, error) {
-	if err := checkBatch(entries); err != nil {
+// under Successful or, with do's error, under Failed; operation names the
+// batch operation, whose entries are <operation>RequestEntry and whose XML
+// results <operation>ResultEntry.
+func idBatch[E batchEntry](entries []E, operation string, do func(E) error) (any, error) {
+	if err := checkBatch(entries, operation+"RequestEntry"); err != nil {
 		return nil, err
 	}
-	out := idBatchOutput{Successful: []batchEntryID{}, Failed: []batchErrorEntry{}, entryTag: entryTag}
+	out := idBatchOutput{Successful: []batchEntryID{}, Failed: []batchErrorEntry{}, entryTag: operation + "ResultEntry"}
 	for _, e := range entries {
 		if err := do(e); err != nil {
 			out.Failed = append(out.Failed, batchError(e.entryID(), err))
@@ -94,7 +121,7 @@ func (s *Service) sendMessageBatch(c *call, q *Queue, in *sendMessageBatchInput)
 		}
 		size += attributesSize(e.MessageAttributes)
 	}
-	if err := checkBatch(in.Entries); err != nil {
+	if err := checkBatch(in.Entries, "SendMessageBatchRequestEntry"); err != nil {
 		return nil, err
 	}
 	if size > maxMessageSize {
@@ -161,8 +188,9 @@ func selectSystem(m *received, names []string) map[string]string {
 	return out
 }
 
-// selectAttributes keeps the message attributes named: "All" or ".*" for
-// all, "prefix.*" for those starting with prefix.
+// selectAttributes keeps the message attributes named: "All", "*" or ".*"
+// for all, "prefix.*" for those whose names start with prefix (SQS's "Hel.*"
+// matches both Hello and Help.Me).
 func selectAttributes(all map[string]AttributeValue, names []string) map[string]AttributeValue {
 	if len(names) == 0 || len(all) == 0 {
 		return nil
@@ -171,8 +199,8 @@ func selectAttributes(all map[string]AttributeValue, names []string) map[string]
 	for _, n := range names {
 		for k, v := range all {
 			switch {
-			case n == "All" || n == ".*":
-			case strings.HasSuffix(n, ".*") && strings.HasPrefix(k, strings.TrimSuffix(n, "*")):
+			case n == "All" || n == "*" || n == ".*":
+			case strings.HasSuffix(n, ".*") && strings.HasPrefix(k, strings.TrimSuffix(n, ".*")):
 			case k == n:
 			default:
 				continue
@@ -194,7 +222,7 @@ func (s *Service) deleteMessage(c *call, q *Queue, in *deleteMessageInput) (any,
 }
 
 func (s *Service) deleteMessageBatch(c *call, q *Queue, in *deleteMessageBatchInput) (any, error) {
-	return idBatch(in.Entries, "DeleteMessageBatchResultEntry", func(e deleteBatchEntry) error {
+	return idBatch(in.Entries, "DeleteMessageBatch", func(e deleteBatchEntry) error {
 		return q.deleteMessage(e.ReceiptHandle)
 	})
 }
@@ -204,7 +232,7 @@ func (s *Service) changeMessageVisibility(c *call, q *Queue, in *changeVisibilit
 }
 
 func (s *Service) changeMessageVisibilityBatch(c *call, q *Queue, in *changeVisibilityBatchInput) (any, error) {
-	return idBatch(in.Entries, "ChangeMessageVisibilityBatchResultEntry", func(e changeVisibilityBatchEntry) error {
+	return idBatch(in.Entries, "ChangeMessageVisibilityBatch", func(e changeVisibilityBatchEntry) error {
 		return e.apply(q)
 	})
 }

@@ -161,7 +161,11 @@ func writeQueryError(w http.ResponseWriter, requestID string, e *apiError) {
 	}
 	x.elem("Type", fault)
 	x.elem("Code", e.QueryCode)
-	x.elem("Message", e.Message)
+	msg := e.Message
+	if e.QueryMessage != "" {
+		msg = e.QueryMessage
+	}
+	x.elem("Message", msg)
 	x.b.WriteString("<Detail/>")
 	x.close("Error")
 	x.elem("RequestId", requestID)

@@ -82,6 +82,8 @@ type sendInput struct {
 	group    string
 	dedupID  string
 	senderID string
+	// traceHeader is the AWSTraceHeader system attribute, empty for none.
+	traceHeader string
 }
 
 // sendResult is what SendMessage answers for one message.
@@ -103,21 +105,28 @@ func (q *Queue) send(in sendInput) (sendResult, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if size := len(in.body) + attributesSize(in.attrs); size > q.cfg.maxSize {
-		return sendResult{}, errInvalidParameter("One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", q.cfg.maxSize)
+		return sendResult{}, errMessageTooLong(q.cfg.maxSize)
 	}
 	now := q.store.clock.Now()
 	delay := q.cfg.delay
 	if in.delay != nil {
 		if q.fifo() {
-			return sendResult{}, errInvalidParameter("Value %d for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.", int(*in.delay/time.Second))
+			// A FIFO queue has no per-message delay; SQS refuses one, but
+			// lets an explicit 0 through (the queue's DelaySeconds applies).
+			if *in.delay != 0 {
+				return sendResult{}, errInvalidParameter("Value %d for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.", int(*in.delay/time.Second))
+			}
+			in.delay = nil
 		}
+	}
+	if in.delay != nil {
 		if *in.delay < 0 || *in.delay > maxDelay {
 			return sendResult{}, errInvalidParameter("Value %d for parameter DelaySeconds is invalid. Reason: DelaySeconds must be >= 0 and <= 900.", int(*in.delay/time.Second))
 		}
 		delay = *in.delay
 	}
 	m := &message{
-		id: uuid.NewString(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID,
+		id: uuid.NewString(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID, traceHeader: in.traceHeader,
 		md5Body: md5Hex([]byte(in.body)), md5Attrs: md5OfAttributes(in.attrs),
 		visibleAt: now.Add(delay), heapIndex: -1,
 	}
@@ -182,8 +191,8 @@ func validateAttributes(attrs map[string]AttributeValue) error {
 		return errInvalidParameter("Number of message attributes [%d] exceeds the allowed maximum [10].", len(attrs))
 	}
 	for name, v := range attrs {
-		if name == "" || len(name) > 256 || strings.HasPrefix(strings.ToLower(name), "aws.") || strings.HasPrefix(strings.ToLower(name), "amazon.") {
-			return errInvalidParameter("Message attribute name '%s' is invalid.", name)
+		if !validAttributeName(name) {
+			return errInvalidParameter("The message attribute name '%s' is invalid. Attribute name can contain A-Z, a-z, 0-9, underscore (_), hyphen (-), and period (.) characters.", name)
 		}
 		base, _, _ := strings.Cut(v.DataType, ".")
 		switch base {
@@ -200,6 +209,29 @@ func validateAttributes(attrs map[string]AttributeValue) error {
 		}
 	}
 	return nil
+}
+
+// maxAttributeNameLength is SQS's limit on a message attribute's name.
+const maxAttributeNameLength = 256
+
+// validAttributeName applies SQS's rules for a message attribute's name: 1
+// to 256 of A-Z a-z 0-9 _ - and ., no period first, last or next to another,
+// and no AWS. or Amazon. prefix in any case (SQS reserves them).
+func validAttributeName(name string) bool {
+	if name == "" || len(name) > maxAttributeNameLength || name[0] == '.' || name[len(name)-1] == '.' || strings.Contains(name, "..") {
+		return false
+	}
+	lower := strings.ToLower(name)
+	if strings.HasPrefix(lower, "aws.") || strings.HasPrefix(lower, "amazon.") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // enqueueLocked adds a new message (its visibleAt set) to the queue.
@@ -260,6 +292,7 @@ type received struct {
 	fifo                      bool
 	group, dedupID, dlqSource string
 	seq                       uint64
+	traceHeader               string
 }
 
 // receiveInput is one ReceiveMessage call's options.
@@ -443,6 +476,7 @@ func (q *Queue) snapshotLocked(m *message) received {
 		id: m.id, body: m.body, md5Body: m.md5Body, md5Attrs: m.md5Attrs, receipt: m.receipt, attrs: m.attrs,
 		senderID: m.senderID, sent: m.sent, receiveCount: m.receiveCount, firstReceive: m.firstReceive,
 		fifo: q.fifo(), group: m.group, dedupID: m.dedupID, seq: m.seq, dlqSource: m.dlqSource,
+		traceHeader: m.traceHeader,
 	}
 }
 
@@ -462,6 +496,9 @@ func (r *received) system() map[string]string {
 	}
 	if r.dlqSource != "" {
 		sys["DeadLetterQueueSourceArn"] = r.dlqSource
+	}
+	if r.traceHeader != "" {
+		sys[awsTraceHeader] = r.traceHeader
 	}
 	return sys
 }
@@ -572,7 +609,7 @@ func (q *Queue) acceptMoved(mv move) {
 	now := q.store.clock.Now()
 	m := &message{
 		id: mv.m.id, body: mv.m.body, attrs: mv.m.attrs, md5Body: mv.m.md5Body, md5Attrs: mv.m.md5Attrs,
-		sent: mv.m.sent, senderID: mv.m.senderID, group: mv.m.group, dedupID: mv.m.dedupID,
+		sent: mv.m.sent, senderID: mv.m.senderID, group: mv.m.group, dedupID: mv.m.dedupID, traceHeader: mv.m.traceHeader,
 		dlqSource: mv.source, visibleAt: now, heapIndex: -1,
 	}
 	if q.fifo() && m.group == "" {

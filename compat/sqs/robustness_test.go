@@ -11,7 +11,7 @@ var allOperations = []string{
 	"CreateQueue", "GetQueueUrl", "GetQueueAttributes", "SetQueueAttributes", "ListQueues", "DeleteQueue",
 	"PurgeQueue", "SendMessage", "SendMessageBatch", "ReceiveMessage", "DeleteMessage", "DeleteMessageBatch",
 	"ChangeMessageVisibility", "ChangeMessageVisibilityBatch", "TagQueue", "UntagQueue", "ListQueueTags",
-	"ListDeadLetterSourceQueues",
+	"ListDeadLetterSourceQueues", "AddPermission", "RemovePermission",
 }
 
 // TestBadInputIsAClientError: every operation, in both protocols, answers

@@ -172,9 +172,9 @@ func TestFIFODeduplication(t *testing.T) {
 func TestMessageSizeLimit(t *testing.T) {
 	h := startTest(t)
 	url := h.createQueue("big", nil)
-	h.send(url, strings.Repeat("x", 262144))
-	_, err := h.client.SendMessage(ctx(t), &sqssdk.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(strings.Repeat("x", 262145))})
-	facetest.WantAPIError(t, err, "InvalidParameterValue", "")
+	h.send(url, strings.Repeat("x", 1<<20))
+	_, err := h.client.SendMessage(ctx(t), &sqssdk.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(strings.Repeat("x", 1<<20+1))})
+	facetest.WantAPIError(t, err, "InvalidParameterValue", "One or more parameters are invalid. Reason: Message must be shorter than 1048576 bytes.")
 }
 
 func TestLongPollWakesOnSend(t *testing.T) {

@@ -76,9 +76,12 @@ func (s *Service) Sources() sqssource.Queues {
 }
 
 // maxRequestBody bounds a request. The largest, a message or a batch, may
-// carry 1 MiB (AWS's limit since 2025); query-encoded, a byte can take three
-// characters, and the framing comes on top: 4 MiB leaves room for both.
-const maxRequestBody = 4 << 20
+// carry 1 MiB of bodies, attribute names, types and values (SQS's limit). On
+// the wire a byte can take more: JSON encoders that escape non-ASCII or HTML
+// characters write up to six characters per byte ("<" as \u003c), and the
+// query protocol up to four (a binary value's base64, percent-encoded). The
+// entries' framing comes on top: 7 MiB leaves room for all of it.
+const maxRequestBody = 7 << 20
 
 // Register mounts the API on r: POST / with X-Amz-Target: AmazonSQS.* (JSON
 // protocol) or with a form body or query string naming an Action (query
@@ -249,6 +252,8 @@ var operations = map[string]func(*Service, *call) (any, error){
 	"UntagQueue":                   onQueue((*Service).untagQueue),
 	"ListQueueTags":                onQueue((*Service).listQueueTags),
 	"ListDeadLetterSourceQueues":   onQueue((*Service).listDeadLetterSourceQueues),
+	"AddPermission":                onQueue((*Service).addPermission),
+	"RemovePermission":             onQueue((*Service).removePermission),
 }
 
 // baseURL is the scheme and host the client reached, which queue URLs are
@@ -264,11 +269,17 @@ func baseURL(r *http.Request) string {
 // queueURL is <base>/<account>/<name>.
 func (c *call) queueURL(q *Queue) string { return c.base + "/" + q.key.account + "/" + q.key.name }
 
-// resolve finds the queue a request names: by its QueueUrl parameter, or by
-// the queue URL it was sent to.
+// resolve finds the queue a request names: by its QueueUrl parameter (a
+// queue URL, or the bare name of one of the caller's queues), or by the queue
+// URL it was sent to.
 func (s *Service) resolve(c *call, queueURL string) (*Queue, error) {
 	account, name := c.pathAccount, c.pathQueue
-	if queueURL != "" {
+	switch {
+	case queueURL == "":
+	case !strings.Contains(queueURL, "/"):
+		// SQS takes a queue's bare name for its URL: the caller's queue.
+		account, name = c.caller.Account, queueURL
+	default:
 		var ok bool
 		if account, name, ok = parseQueueURL(queueURL); !ok {
 			return nil, errQueueDoesNotExist()

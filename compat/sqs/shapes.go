@@ -175,16 +175,18 @@ type deadLetterSourcesOutput struct {
 func (o deadLetterSourcesOutput) writeXML(w *xmlWriter) { writeQueueURLs(w, o.QueueUrls, o.NextToken) }
 
 type sendMessageOutput struct {
-	MessageId              string //nolint:revive // the wire name
-	MD5OfMessageBody       string
-	MD5OfMessageAttributes string `json:",omitempty"`
-	SequenceNumber         string `json:",omitempty"`
+	MessageId                    string //nolint:revive // the wire name
+	MD5OfMessageBody             string
+	MD5OfMessageAttributes       string `json:",omitempty"`
+	MD5OfMessageSystemAttributes string `json:",omitempty"`
+	SequenceNumber               string `json:",omitempty"`
 }
 
 func (o sendMessageOutput) writeXML(w *xmlWriter) {
 	w.elem("MessageId", o.MessageId)
 	w.elem("MD5OfMessageBody", o.MD5OfMessageBody)
 	w.optional("MD5OfMessageAttributes", o.MD5OfMessageAttributes)
+	w.optional("MD5OfMessageSystemAttributes", o.MD5OfMessageSystemAttributes)
 	w.optional("SequenceNumber", o.SequenceNumber)
 }
 

@@ -48,7 +48,7 @@ func (s *Store) createQueue(k queueKey, attrs, tags map[string]string, autoCreat
 	if attrs["FifoQueue"] == "true" && !k.fifo() || k.fifo() && attrs["FifoQueue"] != "true" && !autoCreated {
 		return nil, errInvalidParameter("The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.")
 	}
-	cfg := defaultConfig(k.fifo())
+	cfg := defaultConfig(k)
 	if err := cfg.apply(attrs, true); err != nil {
 		return nil, err
 	}

@@ -90,6 +90,100 @@ def main(endpoint):
         assert [m["Body"] for m in got] == ["1", "2"], got
         assert got[0]["Attributes"]["MessageGroupId"] == "g", got
 
+    def client_error(fn, code, message=None, **kw):
+        # The error SQS answers, read as boto3 reads the query protocol's.
+        try:
+            fn(**kw)
+        except botocore.exceptions.ClientError as err:
+            got = err.response["Error"]
+            assert got["Code"] == code, got
+            assert message is None or got["Message"] == message, got
+        else:
+            raise AssertionError("%s succeeded, want %s" % (fn.__name__, code))
+
+    def limits():
+        url = sqs.create_queue(QueueName=name + "-big")["QueueUrl"]
+        attrs = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["MaximumMessageSize"])["Attributes"]
+        assert attrs["MaximumMessageSize"] == "1048576", attrs
+        sqs.send_message(QueueUrl=url, MessageBody="x" * 1048576)
+        client_error(sqs.send_message, "InvalidParameterValue",
+                     "One or more parameters are invalid. Reason: Message must be shorter than 1048576 bytes.",
+                     QueueUrl=url, MessageBody="x" * 1048577)
+        entries = [{"Id": str(i), "MessageBody": "y" * 104857} for i in range(10)]
+        entries[9]["MessageBody"] = "y" * (1048576 - 9 * 104857)
+        out = sqs.send_message_batch(QueueUrl=url, Entries=entries)
+        assert len(out["Successful"]) == 10, out.get("Failed")
+        entries[9]["MessageBody"] += "y"
+        client_error(sqs.send_message_batch, "AWS.SimpleQueueService.BatchRequestTooLong",
+                     "Batch requests cannot be longer than 1048576 bytes. You have sent 1048577 bytes.",
+                     QueueUrl=url, Entries=entries)
+        for bad in ("1023", "1048577"):
+            client_error(sqs.set_queue_attributes, "InvalidAttributeValue", QueueUrl=url, Attributes={"MaximumMessageSize": bad})
+        sqs.delete_queue(QueueUrl=url)
+
+    def error_texts():
+        client_error(sqs.get_queue_url, "AWS.SimpleQueueService.NonExistentQueue",
+                     "The specified queue does not exist for this wsdl version.", QueueName="compat-boto3-missing")
+        for fn, shape in ((sqs.send_message_batch, "SendMessageBatchRequestEntry"),
+                          (sqs.delete_message_batch, "DeleteMessageBatchRequestEntry"),
+                          (sqs.change_message_visibility_batch, "ChangeMessageVisibilityBatchRequestEntry")):
+            client_error(fn, "AWS.SimpleQueueService.EmptyBatchRequest",
+                         "There should be at least one %s in the request." % shape, QueueUrl=state["url"], Entries=[])
+        client_error(sqs.send_message_batch, "AWS.SimpleQueueService.BatchEntryIdsNotDistinct", "Id id_2 repeated.",
+                     QueueUrl=state["url"], Entries=[{"Id": "id_1", "MessageBody": "1"}, {"Id": "id_2", "MessageBody": "2"},
+                                                     {"Id": "id_2", "MessageBody": "3"}])
+        # A FIFO queue takes an explicit DelaySeconds of 0, and no other.
+        sqs.send_message(QueueUrl=state["fifo"], MessageBody="zero", MessageGroupId="z", DelaySeconds=0)
+        client_error(sqs.send_message, "InvalidParameterValue",
+                     "Value 5 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.",
+                     QueueUrl=state["fifo"], MessageBody="five", MessageGroupId="z", DelaySeconds=5)
+        client_error(sqs.send_message, "InvalidParameterValue",
+                     "The message attribute name 'AWS.x' is invalid. Attribute name can contain A-Z, a-z, 0-9, underscore (_), hyphen (-), and period (.) characters.",
+                     QueueUrl=state["url"], MessageBody="x", MessageAttributes={"AWS.x": {"DataType": "String", "StringValue": "v"}})
+        arn = "arn:aws:sqs:us-east-1:000000000000:"
+        policy = json.dumps({"deadLetterTargetArn": arn + name + "-self", "maxReceiveCount": 3})
+        client_error(sqs.create_queue, "InvalidParameterValue",
+                     "Value %s for parameter RedrivePolicy is invalid. Reason: A queue cannot be its own dead-letter queue." % policy,
+                     QueueName=name + "-self", Attributes={"RedrivePolicy": policy})
+        policy = json.dumps({"deadLetterTargetArn": arn + name, "maxReceiveCount": 3})
+        client_error(sqs.create_queue, "InvalidParameterValue",
+                     "Value %s for parameter RedrivePolicy is invalid. Reason: Dead-letter queue must be same type of queue as the source.." % policy,
+                     QueueName=name + "-src.fifo", Attributes={"FifoQueue": "true", "RedrivePolicy": policy})
+
+    def permissions():
+        sqs.add_permission(QueueUrl=state["url"], Label="compat", AWSAccountIds=["111122223333"],
+                           Actions=["SendMessage", "ReceiveMessage"])
+        attrs = sqs.get_queue_attributes(QueueUrl=state["url"], AttributeNames=["Policy"])["Attributes"]
+        doc = json.loads(attrs["Policy"])
+        assert doc["Version"] == "2008-10-17" and len(doc["Statement"]) == 1, doc
+        st = doc["Statement"][0]
+        assert st["Sid"] == "compat" and st["Effect"] == "Allow", st
+        assert st["Principal"] == {"AWS": "arn:aws:iam::111122223333:root"}, st
+        assert st["Action"] == ["SQS:SendMessage", "SQS:ReceiveMessage"], st
+        assert st["Resource"] == "arn:aws:sqs:us-east-1:000000000000:" + name, st
+        client_error(sqs.add_permission, "InvalidParameterValue", "Value compat for parameter Label is invalid. Reason: Already exists.",
+                     QueueUrl=state["url"], Label="compat", AWSAccountIds=["111122223333"], Actions=["SendMessage"])
+        sqs.remove_permission(QueueUrl=state["url"], Label="compat")
+        attrs = sqs.get_queue_attributes(QueueUrl=state["url"], AttributeNames=["Policy"]).get("Attributes", {})
+        assert "Policy" not in attrs, attrs
+        client_error(sqs.remove_permission, "InvalidParameterValue", "Value compat for parameter Label is invalid. Reason: can't find label.",
+                     QueueUrl=state["url"], Label="compat")
+
+    def trace_and_names():
+        # A queue's bare name serves as its URL.
+        short = name + "-trace"
+        sqs.create_queue(QueueName=short, Attributes={"VisibilityTimeout": "0"})
+        trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+        sqs.send_message(QueueUrl=short, MessageBody="traced",
+                         MessageAttributes={k: {"DataType": "String", "StringValue": v}
+                                            for k, v in (("Hello", "There"), ("Help.Me", "Me"), ("General", "Kenobi"))},
+                         MessageSystemAttributes={"AWSTraceHeader": {"DataType": "String", "StringValue": trace}})
+        for names, want in ((["Hel.*"], ["Hello", "Help.Me"]), ([".*"], ["General", "Hello", "Help.Me"])):
+            got = sqs.receive_message(QueueUrl=short, AttributeNames=["AWSTraceHeader"], MessageAttributeNames=names)["Messages"]
+            assert len(got) == 1 and got[0]["Attributes"] == {"AWSTraceHeader": trace}, got
+            assert sorted(got[0].get("MessageAttributes", {})) == want, (names, got)
+        sqs.delete_queue(QueueUrl=short)
+
     def dead_letter_sources():
         dlq = sqs.create_queue(QueueName=name + "-dlq")["QueueUrl"]
         arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -116,6 +210,9 @@ def main(endpoint):
         ("CreateQueue", create_queue), ("GetQueueUrl", get_queue_url), ("ListQueues", list_queues),
         ("SetQueueAttributes and GetQueueAttributes", queue_attributes), ("TagQueue, UntagQueue and ListQueueTags", tags),
         ("SendMessage and ReceiveMessage", send_receive), ("batches", batches), ("FIFO queue", fifo),
+        ("1 MiB messages and batches", limits), ("error texts of the query protocol", error_texts),
+        ("AddPermission and RemovePermission", permissions),
+        ("AWSTraceHeader, attribute name wildcards and a queue's name as its URL", trace_and_names),
         ("ListDeadLetterSourceQueues", dead_letter_sources), ("PurgeQueue and DeleteQueue", purge_and_delete),
     ]
     for op, fn in steps:

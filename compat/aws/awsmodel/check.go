@@ -134,6 +134,8 @@ type Checker struct {
 	Unenforced []string
 	// Wording is how the service words what its violations show.
 	Wording Wording
+	// exemptions are the service's Exemptions.
+	exemptions map[Exemption]string
 	// bodyOnly marks the input shapes whose members all travel in the
 	// body, which quick can clear without decoding.
 	bodyOnly map[int]bool
@@ -196,6 +198,7 @@ func (w Wording) Entry(path, key string) (string, string) {
 // service words them.
 func NewChecker(svc *Service, wording Wording) *Checker {
 	c := &Checker{svc: svc, ops: map[string]*Operation{}, patterns: make([]*regexp.Regexp, len(svc.Shapes)), Wording: wording}
+	c.exemptions = Exemptions(svc.Name)
 	c.bodyOnly = map[int]bool{}
 	for i := range svc.Operations {
 		op := &svc.Operations[i]
@@ -297,7 +300,16 @@ func (c *Checker) Check(op string, in Input) []Violation {
 		// SerializationException, answered before any constraint.
 		return nil
 	}
-	return w.vs
+	vs := w.vs[:0]
+	for _, v := range w.vs {
+		if !c.exempt(op, v) {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	return vs
 }
 
 // secret hides the values of violations from index from on, for a

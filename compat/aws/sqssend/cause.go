@@ -36,7 +36,19 @@ const (
 	CauseKMSKeyMissing
 	// CauseRejected: SQS refused the message as a client error.
 	CauseRejected
+	// CauseTooLarge: the message is larger than the queue's
+	// MaximumMessageSize (ErrMessageTooLarge). Sending it again cannot help.
+	CauseTooLarge
 )
+
+// MaxMessageBytes is the most any SQS queue takes in one message, its body
+// and attributes: 1 MiB, the largest MaximumMessageSize. A queue may take
+// less; it says so by refusing the message (CauseTooLarge).
+const MaxMessageBytes = 1 << 20
+
+// ErrMessageTooLarge is in the error of a send that a queue refused because
+// the message is larger than its MaximumMessageSize.
+var ErrMessageTooLarge = errors.New("the message is larger than the queue's MaximumMessageSize")
 
 // NonExistentQueue is SQS's message for a queue that does not exist.
 const NonExistentQueue = "The specified queue does not exist."
@@ -45,6 +57,9 @@ const NonExistentQueue = "The specified queue does not exist."
 // (sqssink: …, a Go network error) names GridBridge's plumbing, not the
 // cloud: faces word their messages from the cause, not from err.
 func CauseOf(err error) Cause {
+	if errors.Is(err, ErrMessageTooLarge) {
+		return CauseTooLarge
+	}
 	if errors.Is(err, engine.ErrDestinationNotFound) {
 		return CauseQueueMissing
 	}
@@ -63,6 +78,9 @@ func CauseOf(err error) Cause {
 			return CauseKMSKeyMissing
 		case strings.Contains(name, "AccessDenied") || strings.Contains(name, "NotAuthorized") || strings.Contains(name, "AuthorizationError"):
 			return CauseAccessDenied
+		case strings.HasSuffix(name, "InvalidParameterValue") && strings.Contains(apiErr.ErrorMessage(), "Message must be shorter than"):
+			// SQS's code, which some servers qualify (AWS.SimpleQueueService.…).
+			return CauseTooLarge
 		}
 		if s := StatusOf(err); s >= 400 && s < 500 || apiErr.ErrorFault() == smithy.FaultClient {
 			return CauseRejected
@@ -86,12 +104,21 @@ func StatusOf(err error) int {
 }
 
 // Answer is the error code and message SQS answered a failed send with, ok
-// false when the failure was no answer of SQS's (a missing queue in
-// GridBridge's own SQS, a network error).
+// false when the failure was no answer of SQS's (a network error).
 func Answer(err error) (code, message string, ok bool) {
 	var apiErr smithy.APIError
 	if !errors.As(err, &apiErr) {
 		return "", "", false
 	}
 	return apiErr.ErrorCode(), apiErr.ErrorMessage(), true
+}
+
+// TooLargeMessage is what SQS said refusing a message too large for the
+// queue (CauseTooLarge): "One or more parameters are invalid. Reason:
+// Message must be shorter than N bytes."
+func TooLargeMessage(err error) string {
+	if _, msg, ok := Answer(err); ok && msg != "" {
+		return msg
+	}
+	return "The message is larger than the queue's MaximumMessageSize."
 }

@@ -9,14 +9,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
 
-// SQS's SendMessageBatch limits: 10 entries, 256 KiB in all.
+// SQS's SendMessageBatch limits: 10 entries, 1 MiB in all (bodies and
+// attributes' names, types and values).
 const (
 	maxBatchEntries = 10
-	maxBatchBytes   = 262144
+	maxBatchBytes   = 1 << 20
 	// maxInFlight is how many sends to one queue may be in flight at once
 	// before writes wait to be batched: a few keep the round trips
 	// overlapping, as several producers' would.
@@ -76,7 +78,7 @@ func (b *batching) Send(ctx context.Context, m sqssend.Message) error {
 		l.next()
 		return err
 	}
-	size := len(m.Body)
+	size := messageSize(m)
 	var p *pending
 	if n := len(l.waiting); n > 0 && len(l.waiting[n-1].entries) < maxBatchEntries && l.waiting[n-1].bytes+size <= maxBatchBytes {
 		p = l.waiting[n-1]
@@ -165,9 +167,23 @@ func (s *Sink) writeBatch(ctx context.Context, msgs []sqssend.Message) []error {
 		if err != nil || i < 0 || i >= len(errs) {
 			continue
 		}
-		// A refused entry is retried on the engine's schedule, like a
-		// failed SendMessage.
-		errs[i] = fmt.Errorf("sqssink: sending to %s: %s: %s", dest, aws.ToString(f.Code), aws.ToString(f.Message))
+		// A refused entry fails as the same SendMessage would: with the
+		// server's code and message, its fault the sender's when the server
+		// says so (sqssend.CauseOf reads it).
+		refused := &smithy.GenericAPIError{Code: aws.ToString(f.Code), Message: aws.ToString(f.Message), Fault: smithy.FaultServer}
+		if f.SenderFault {
+			refused.Fault = smithy.FaultClient
+		}
+		errs[i] = fmt.Errorf("sqssink: sending to %s: %w", dest, refused)
 	}
 	return errs
+}
+
+// messageSize is what m counts against SQS's batch limit.
+func messageSize(m sqssend.Message) int {
+	n := len(m.Body)
+	for _, a := range m.Attributes {
+		n += len(a.Name) + len(a.Type) + len(a.Value)
+	}
+	return n
 }

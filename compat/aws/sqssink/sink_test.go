@@ -345,3 +345,19 @@ func TestMessageAttributesDefaultToStringAndCarryBinaryBytes(t *testing.T) {
 		t.Error("no attributes should send no attribute map")
 	}
 }
+
+// A message larger than the server's queue takes (its MaximumMessageSize)
+// is SQS's client error, which the faces name as such: CauseTooLarge, with
+// SQS's own text, never a missing queue.
+func TestTooLargeForTheQueueIsCauseTooLarge(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, queueARN := s.createQueue(t, s.sdk, "", map[string]string{"MaximumMessageSize": "1024"})
+	err := New(s.endpoint).Send(t.Context(), sqssend.Message{QueueArn: queueARN, Body: []byte(strings.Repeat("x", 2000))})
+	if c := sqssend.CauseOf(err); c != sqssend.CauseTooLarge {
+		t.Fatalf("cause %v of %v, want CauseTooLarge", c, err)
+	}
+	if msg := sqssend.TooLargeMessage(err); msg != "One or more parameters are invalid. Reason: Message must be shorter than 1024 bytes." {
+		t.Fatalf("TooLargeMessage = %q", msg)
+	}
+}

@@ -48,7 +48,8 @@
 // REQUEST_TOO_LARGE, 429 THROTTLING, other 4xx CUSTOMER_VALIDATION with the
 // target's message, 5xx INVOCATION_DEPENDENCY_INTERNAL; no answer within
 // InvocationTimeoutSeconds on the clock EXECUTION_TIMEOUT; a missing queue
-// or bus RESOURCE_NOT_FOUND; an SQS message over 256 KiB REQUEST_TOO_LARGE;
+// or bus RESOURCE_NOT_FOUND; an SQS message larger than its queue takes
+// (MaximumMessageSize, at most 1 MiB) REQUEST_TOO_LARGE;
 // an Input or Transformer without a value INPUT_TRANSFORMATION_FAILURE; a
 // target that accepts part of a batch PARTIAL_BATCH_FAILURE (an HTTP target
 // reports it with a 2xx {"batchItemFailures":[{"itemIdentifier":"<event

@@ -12,9 +12,6 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
-// sqsMaxMessageBytes is SQS's limit on a message: body plus attributes.
-const sqsMaxMessageBytes = 256 * 1024
-
 // sendToQueue sends each event as one message through Config.SQS, with the
 // system metadata as message attributes (EB-D3). On a FIFO queue the
 // MessageGroupId is the EventGroupId and a failed message stops the rest of
@@ -45,15 +42,16 @@ func (c *invocation) sendToQueue(payloads [][]byte) invokeResult {
 	var big *tooLarge
 	if errors.As(err, &big) {
 		res.code, res.status = CodeRequestTooLarge, http.StatusRequestEntityTooLarge
-		res.message = fmt.Sprintf("The message for event %s is %d bytes; SQS takes at most %d.", big.eventID, big.size, sqsMaxMessageBytes)
+		res.message = fmt.Sprintf("The message for event %s is %d bytes; SQS takes at most %d.", big.eventID, big.size, sqssend.MaxMessageBytes)
 	} else {
 		res.code, res.message, res.status = c.classifySQSError(err)
 	}
 	return res
 }
 
-// sizeLimited refuses a message larger than SQS takes, as SQS would, and
-// sends the others.
+// sizeLimited refuses a message larger than any SQS queue takes, as SQS
+// would, and sends the others; the queue itself refuses one larger than its
+// own MaximumMessageSize.
 type sizeLimited struct{ queues sqssend.Queues }
 
 // tooLarge is sizeLimited's refusal.
@@ -65,7 +63,7 @@ type tooLarge struct {
 func (e *tooLarge) Error() string { return fmt.Sprintf("message of %d bytes", e.size) }
 
 func (l sizeLimited) Send(ctx context.Context, m sqssend.Message) error {
-	if size := messageSize(m); size > sqsMaxMessageBytes {
+	if size := messageSize(m); size > sqssend.MaxMessageBytes {
 		return &tooLarge{eventID: m.EventIDs[0], size: size}
 	}
 	return l.queues.Send(ctx, m)
@@ -98,6 +96,8 @@ func (c *invocation) classifySQSError(err error) (code, message string, status i
 	}
 	name, text, answered := sqssend.Answer(err)
 	switch sqssend.CauseOf(err) {
+	case sqssend.CauseTooLarge:
+		return CodeRequestTooLarge, sqssend.TooLargeMessage(err), http.StatusRequestEntityTooLarge
 	case sqssend.CauseQueueMissing, sqssend.CauseKMSKeyMissing:
 		return CodeResourceNotFound, cantAccessMessage(target), status
 	case sqssend.CauseAccessDenied:

@@ -60,7 +60,24 @@ func Cases(svc *awsmodel.Service, w awsmodel.Wording) ([]Case, []Skipped) {
 		g.op = op.Name
 		g.operation(op.Input)
 	}
-	return g.cases, g.skipped
+	exemptions := awsmodel.Exemptions(svc.Name)
+	kept := g.cases[:0]
+	for _, c := range g.cases {
+		top, _, _ := strings.Cut(c.Want.Path, ".")
+		top, _, _ = strings.Cut(top, "[")
+		reason := ""
+		for e, why := range exemptions {
+			if e.Op == c.Op && e.Kind == c.Want.Kind && strings.EqualFold(e.Member, top) {
+				reason = why
+			}
+		}
+		if reason != "" {
+			g.skipped = append(g.skipped, Skipped{Op: c.Op, Path: c.Want.Path, Kind: kindName(c.Want.Kind), Reason: reason})
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept, g.skipped
 }
 
 type generator struct {
