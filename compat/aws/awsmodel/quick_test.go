@@ -44,3 +44,36 @@ func TestQuickClearsAGoodPutEventsWithoutAllocating(t *testing.T) {
 		t.Fatalf("%v allocations per check", allocs)
 	}
 }
+
+// BenchmarkCheckPutEvents is the check's cost on a good PutEvents of ten
+// entries (the pre-check alone), beside BenchmarkDecodePutEvents, the
+// encoding/json decode of the same body into generic values that the full
+// check would need.
+func BenchmarkCheckPutEvents(b *testing.B) {
+	c := awsmodel.NewChecker(awsmodel.EventBridge(), awsmodel.Wording{})
+	body := putEventsBody()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if vs := c.Check("PutEvents", awsmodel.Input{Body: body}); vs != nil {
+			b.Fatal(vs)
+		}
+	}
+}
+
+func BenchmarkDecodePutEvents(b *testing.B) {
+	body := putEventsBody()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		var v any
+		if err := json.Unmarshal(body, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func putEventsBody() []byte {
+	entry := `{"Source":"shop.orders","DetailType":"OrderPlaced","Detail":"{\"order\":{\"id\":\"o-1\",\"total\":12.5,\"items\":[\"a\",\"b\"]}}"}`
+	return []byte(`{"Entries":[` + strings.TrimSuffix(strings.Repeat(entry+",", 10), ",") + `]}`)
+}
