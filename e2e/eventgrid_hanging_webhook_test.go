@@ -91,15 +91,17 @@ func BenchmarkEventGridAdvanceOverHangingWebhook(b *testing.B) {
 		name  string
 		reply []fakes.Option
 	}{{"answering", nil}, {"hanging", []fakes.Option{fakes.NoAnswer()}}} {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				b.StopTimer()
-				emu := startDefaultSettle(b)
-				hook := fakes.NewWebhook(b, c.reply...)
-				publishToHook(b, emu, hook.URL(), hangingEvents)
-				b.StartTimer()
-				emu.Advance(time.Hour)
-			}
-		})
+		for _, n := range []int{hangingEvents, 4 * hangingEvents} {
+			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					emu := startDefaultSettle(b)
+					hook := fakes.NewWebhook(b, c.reply...)
+					publishToHook(b, emu, hook.URL(), n)
+					b.StartTimer()
+					emu.Advance(time.Hour)
+				}
+			})
+		}
 	}
 }

@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.StringVar(&opts.Clock, "clock", "real", "clock: real or virtual (virtual moves only through POST /_emulator/clock/advance)")
 	fs.Float64Var(&opts.TimeScale, "time-scale", 1, "cloud seconds per real second on the real clock (e.g. 60: a 10-minute retry takes 10 s)")
 	fs.Var(&azure, "azure-storage", "Azure Storage connection string for dead-letter blobs (repeatable; \"UseDevelopmentStorage=true\" for Azurite)")
-	fs.DurationVar(&opts.StoragePoll, "storage-poll", 0, "how often the storage accounts of Event Grid system topics are listed for blob events (default 1s; negative: only on POST /_emulator/eventgrid/storage/sync)")
+	fs.DurationVar(&opts.StoragePoll, "storage-poll", 0, "how often the storage accounts of Event Grid system topics are listed for blob events, about 1,000 blobs per account per poll (default 1s; negative: only on POST /_emulator/eventgrid/storage/sync, which lists everything)")
 	fs.StringVar(&opts.SQSEndpoint, "sqs-endpoint", "", "SQS-compatible endpoint for SQS targets and dead-letter queues (default: in memory)")
 	fs.IntVar(&opts.JournalCap, "journal-cap", 0, "entries the journal keeps before discarding the oldest (default 100000)")
 	fs.Int64Var(&opts.JournalMaxBytes, "journal-max-bytes", 0, "estimated bytes the journal keeps before discarding the oldest entries (default 4194304)")

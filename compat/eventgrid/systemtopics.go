@@ -23,6 +23,13 @@ import (
 // topics are listed when FaceConfig.StoragePollInterval is 0.
 const defaultStoragePoll = time.Second
 
+// storagePollBlobs is about how many blobs of each watched account one poll
+// lists, carrying on where the last stopped: a poll's cost is bounded
+// however large the account, which a larger account pays for in latency
+// (10,000 blobs are gone round in 10 polls). SyncStorageEvents lists
+// everything.
+const storagePollBlobs = 1000
+
 // storageEvents watches the storage accounts that system topics name and
 // turns their blob changes into events (blobevents). GridBridge's own
 // dead-letter blobs are written to those accounts like any other blob, so
@@ -143,7 +150,9 @@ func (s *basicTopics) pollStorage(stop, done chan struct{}) {
 			return
 		case <-tick.C:
 			ctx, cancel := context.WithTimeout(stopped, 30*time.Second)
-			_ = s.SyncStorageEvents(ctx)
+			_ = s.scanStorage(ctx, func(w *blobevents.Watcher) ([]blobevents.Change, error) {
+				return w.Poll(ctx, storagePollBlobs)
+			})
 			cancel()
 		}
 	}
@@ -187,6 +196,13 @@ func (s *basicTopics) Close() { s.stopStorage() }
 // subscriptions' routes: a test that wrote a blob calls it, then waits for
 // the delivery, without sleeping.
 func (s *basicTopics) SyncStorageEvents(ctx context.Context) error {
+	return s.scanStorage(ctx, func(w *blobevents.Watcher) ([]blobevents.Change, error) { return w.Scan(ctx) })
+}
+
+// scanStorage lists every watched account with list and publishes what
+// changed, the changes listed before a failure included (the watcher has
+// recorded them).
+func (s *basicTopics) scanStorage(ctx context.Context, list func(*blobevents.Watcher) ([]blobevents.Change, error)) error {
 	se := s.storage
 	se.scan.Lock()
 	defer se.scan.Unlock()
@@ -199,10 +215,9 @@ func (s *basicTopics) SyncStorageEvents(ctx context.Context) error {
 	sort.Slice(watchers, func(i, j int) bool { return watchers[i].Account < watchers[j].Account })
 	var errs []string
 	for _, w := range watchers {
-		changes, err := w.Scan(ctx)
+		changes, err := list(w)
 		if err != nil {
 			errs = append(errs, err.Error())
-			continue
 		}
 		if len(changes) > 0 {
 			s.publishBlobChanges(w.Account, changes)

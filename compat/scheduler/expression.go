@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"strings"
 	"time"
 	_ "time/tzdata" // IANA zones even where the machine has no zoneinfo (the container image)
 
@@ -17,11 +16,9 @@ type expression struct {
 	loc  *time.Location
 }
 
-const atLayout = "2006-01-02T15:04:05"
-
 // parseExpression reads at(yyyy-mm-ddThh:mm:ss), rate(value unit) and
 // cron(six fields) with the schedule's time zone; the rate and cron
-// grammars are EventBridge's, shared through compat/aws/scheduleexpr.
+// grammars are EventBridge's; all three are compat/aws/scheduleexpr's.
 func parseExpression(expr, zone string) (expression, *awsjson.Error) {
 	if zone == "" {
 		zone = "UTC"
@@ -31,8 +28,8 @@ func parseExpression(expr, zone string) (expression, *awsjson.Error) {
 		return expression{}, validation("Invalid time zone: %s.", zone)
 	}
 	e := expression{loc: loc}
-	if body, ok := strings.CutPrefix(expr, "at("); ok && strings.HasSuffix(body, ")") {
-		t, err := time.ParseInLocation(atLayout, strings.TrimSuffix(body, ")"), loc)
+	if scheduleexpr.IsAt(expr) {
+		t, err := scheduleexpr.ParseAt(expr, loc)
 		if err != nil {
 			return expression{}, validation("Invalid Schedule Expression %s.", expr)
 		}

@@ -111,7 +111,7 @@ func (s *Service) fire(sc *sched, seq, gen uint64, at time.Time) {
 func (s *Service) completeLocked(sc *sched) string {
 	sc.deleted = true
 	sc.seq++
-	delete(sc.group.schedules, sc.name)
+	sc.group.removeLocked(sc.name)
 	return sc.routeID
 }
 

@@ -20,6 +20,24 @@ type group struct {
 	created, modified time.Time
 	tags              map[string]string
 	schedules         map[string]*sched
+	index             nameIndex // schedules' names in order, for listing
+}
+
+// addLocked makes sc a schedule of the group.
+func (g *group) addLocked(sc *sched) {
+	g.schedules[sc.name] = sc
+	g.index.add(sc.name)
+}
+
+// removeLocked takes the schedule name out of the group.
+func (g *group) removeLocked(name string) {
+	delete(g.schedules, name)
+	g.index.remove()
+}
+
+// sortedLocked returns the group's schedule names in order (nameIndex).
+func (g *group) sortedLocked() []string {
+	return g.index.names(func(n string) bool { _, ok := g.schedules[n]; return ok })
 }
 
 // sched is one schedule and its timer.

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"encoding/base64"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -80,7 +81,7 @@ func (s *Service) putSchedule(c *call, create bool) (any, *awsjson.Error) {
 			name: name, group: g, arn: scheduleArn(key, g.name, name), created: now,
 			routeID: "scheduler/" + key.account + "/" + key.region + "/" + g.name + "/" + name + "#" + strconv.FormatUint(s.routeSeq, 10),
 		}
-		g.schedules[name] = sc
+		g.addLocked(sc)
 	}
 	sc.set, sc.modified = set, now
 	route := s.routeLocked(sc, key)
@@ -135,7 +136,7 @@ func (s *Service) deleteSchedule(c *call) (any, *awsjson.Error) {
 		s.mu.Unlock()
 		return nil, err
 	}
-	delete(sc.group.schedules, sc.name)
+	sc.group.removeLocked(sc.name)
 	route := s.stopLocked(sc)
 	s.mu.Unlock()
 	s.engine.RemoveRoute(route, "ScheduleDeleted")
@@ -144,8 +145,8 @@ func (s *Service) deleteSchedule(c *call) (any, *awsjson.Error) {
 
 const maxPageSize = 100
 
-// page reads MaxResults and NextToken: the token is the offset of the next
-// item in the sorted listing.
+// page reads MaxResults and NextToken for ListScheduleGroups: the token is
+// the offset of the next group in the sorted listing (a tenant has few).
 func page(c *call) (offset, limit int, err *awsjson.Error) {
 	limit = maxPageSize
 	if v := c.param("MaxResults"); v != "" {
@@ -177,8 +178,43 @@ func pageBounds(offset, limit, n int) (from, to int, next *string) {
 	return from, to, next
 }
 
+// scheduleCursor is where a ListSchedules page continues: after the
+// schedule name in group. Listing from a cursor rather than an offset keeps
+// a page's cost to a binary search and the page itself, and a schedule made
+// or deleted between pages shifts nothing already listed.
+type scheduleCursor struct{ group, name string }
+
+const cursorPrefix = "after:"
+
+func (k scheduleCursor) token() *string {
+	tok := base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + k.group + "/" + k.name))
+	return &tok
+}
+
+// readCursor reads ListSchedules' NextToken; "" is the start.
+func readCursor(tok string) (scheduleCursor, bool, *awsjson.Error) {
+	if tok == "" {
+		return scheduleCursor{}, false, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(tok)
+	body, ok := strings.CutPrefix(string(raw), cursorPrefix)
+	group, name, split := strings.Cut(body, "/")
+	if err != nil || !ok || !split || group == "" || name == "" {
+		return scheduleCursor{}, false, validation("The NextToken is not valid.")
+	}
+	return scheduleCursor{group: group, name: name}, true, nil
+}
+
 func (s *Service) listSchedules(c *call) (any, *awsjson.Error) {
-	offset, limit, err := page(c)
+	limit := maxPageSize
+	if v := c.param("MaxResults"); v != "" {
+		n, convErr := strconv.Atoi(v)
+		if convErr != nil || n < 1 || n > maxPageSize {
+			return nil, validation("1 validation error detected: Value '%s' at 'maxResults' failed to satisfy constraint: Member must have value between 1 and %d", v, maxPageSize)
+		}
+		limit = n
+	}
+	after, resume, err := readCursor(c.param("NextToken"))
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +226,7 @@ func (s *Service) listSchedules(c *call) (any, *awsjson.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tenantLocked(c.tenantKey())
-	groups := sortedNames(t.groups)
+	groups := sortedNames(t.groups) // a tenant has few groups
 	if name := c.param("ScheduleGroup"); name != "" {
 		g, err := s.groupLocked(c.tenantKey(), name)
 		if err != nil {
@@ -198,25 +234,46 @@ func (s *Service) listSchedules(c *call) (any, *awsjson.Error) {
 		}
 		groups = []string{g.name}
 	}
-	var all []scheduleSummary
+	page := make([]scheduleSummary, 0, min(limit, 16))
+	var next *string
 	for _, gn := range groups {
+		if resume && gn < after.group {
+			continue
+		}
 		g := t.groups[gn]
-		for _, n := range sortedNames(g.schedules) {
+		names := g.sortedLocked()
+		from := sort.SearchStrings(names, prefix)
+		if resume && gn == after.group {
+			from = max(from, sort.Search(len(names), func(i int) bool { return names[i] > after.name }))
+		}
+		for _, n := range names[from:] {
+			if !strings.HasPrefix(n, prefix) {
+				break
+			}
 			sc := g.schedules[n]
-			if !strings.HasPrefix(n, prefix) || (state != "" && sc.set.in.State != state) {
+			if state != "" && sc.set.in.State != state {
 				continue
+			}
+			if len(page) == limit {
+				// One more match exists: the listing goes on after the
+				// page's last schedule.
+				last := page[len(page)-1]
+				next = scheduleCursor{group: last.GroupName, name: last.Name}.token()
+				break
 			}
 			sum := scheduleSummary{
 				Arn: sc.arn, CreationDate: awsjson.Timestamp{Time: sc.created}, GroupName: g.name,
 				LastModificationDate: awsjson.Timestamp{Time: sc.modified}, Name: n, State: sc.set.in.State,
 			}
 			sum.Target.Arn = deref(sc.set.in.Target.Arn)
-			all = append(all, sum)
+			page = append(page, sum)
+		}
+		if next != nil {
+			break
 		}
 	}
-	from, to, next := pageBounds(offset, limit, len(all))
 	return struct {
 		NextToken *string           `json:"NextToken,omitempty"`
 		Schedules []scheduleSummary `json:"Schedules"`
-	}{next, append([]scheduleSummary{}, all[from:to]...)}, nil
+	}{next, page}, nil
 }

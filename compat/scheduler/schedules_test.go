@@ -322,6 +322,10 @@ func TestUpdateScheduleReplacesItAndValidates(t *testing.T) {
 		msg  string
 	}{
 		{"expr", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("rate(5 fortnights)")}, "Invalid Schedule Expression rate(5 fortnights)."},
+		{"tab", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("rate(1\tminute)")}, "Invalid Schedule Expression rate(1\tminute)."},
+		{"year0", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("at(0000-01-01T00:00:00)")}, "Invalid Schedule Expression at(0000-01-01T00:00:00)."},
+		{"frac", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("at(2026-01-01T00:00:00.5)")}, "Invalid Schedule Expression at(2026-01-01T00:00:00.5)."},
+		{"cronsp", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("cron(0  20 * * ? *)")}, "Invalid Schedule Expression cron(0  20 * * ? *)."},
 		{"zone", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("rate(5 minutes)"), ScheduleExpressionTimezone: aws.String("Mars/Olympus")}, "Invalid time zone: Mars/Olympus."},
 		{"retries", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("rate(5 minutes)"), Target: &types.Target{Arn: aws.String(queue), RoleArn: aws.String(role),
 			RetryPolicy: &types.RetryPolicy{MaximumRetryAttempts: aws.Int32(186)}}}, ""},

@@ -49,11 +49,16 @@ type orderedClock interface {
 	afterFuncAt(when time.Time, seq uint64, f func()) Timer
 	// goTask is Go for work that tells the clock, by its task id, when it
 	// waits outside the emulator (setOutside). The id is 0 on a clock that
-	// does not wait for work: there is nothing to tell it.
-	goTask(f func(task uint64))
+	// does not wait for work: there is nothing to tell it. endpoint names
+	// what the work waits for (a route), so one that has left an attempt
+	// unanswered is not awaited again within the same advance; "" is none.
+	goTask(endpoint string, f func(task uint64))
 	// setOutside says that running task now waits for something outside
 	// the emulator (true) or works again (false).
 	setOutside(task uint64, outside bool)
+	// answered says that the endpoint running task waits for has begun to
+	// answer: it is awaited again.
+	answered(task uint64)
 }
 
 // Timer is a pending AfterFunc.
@@ -115,9 +120,11 @@ func (c *scaledClock) afterFuncAt(when time.Time, _ uint64, f func()) Timer {
 }
 
 // goTask runs f with task 0: a scaled clock never waits for work.
-func (c *scaledClock) goTask(f func(task uint64)) { go f(0) }
+func (c *scaledClock) goTask(_ string, f func(task uint64)) { go f(0) }
 
 func (c *scaledClock) setOutside(uint64, bool) {}
+
+func (c *scaledClock) answered(uint64) {}
 
 func (c *scaledClock) Mode() string {
 	if c.scale == 1 {
@@ -153,12 +160,21 @@ type VirtualClock struct {
 	// a webhook that never answers would otherwise cost a settle bound of
 	// real time for every attempt an advance makes.
 	answer time.Duration
+	// silent holds, for the advance under way, the endpoints (goTask) that
+	// have left an attempt unanswered past the answer bound. Their later
+	// attempts are not awaited at all until one of them is answered: an
+	// endpoint that never answers otherwise costs an answer bound of real
+	// time for every instant an attempt to it starts at, and retries on a
+	// rate limit or with jitter start at a new instant each, so an hour's
+	// advance over 64 events to a hanging API destination took minutes.
+	silent map[string]bool
 }
 
 // task is work in progress the virtual clock waits for.
 type task struct {
-	since   time.Time // real time it started, or last changed state
-	outside bool      // waiting for something outside the emulator
+	since    time.Time // real time it started, or last changed state
+	outside  bool      // waiting for something outside the emulator
+	endpoint string    // what it waits for outside (goTask), "" if unnamed
 }
 
 // answerWait is how long Advance waits for an answer from outside the
@@ -175,7 +191,7 @@ func NewVirtualClock(start time.Time, settle time.Duration) *VirtualClock {
 	if settle <= 0 {
 		settle = time.Second
 	}
-	c := &VirtualClock{now: start, settle: settle, answer: answerWait(settle), busy: make(map[uint64]*task)}
+	c := &VirtualClock{now: start, settle: settle, answer: answerWait(settle), busy: make(map[uint64]*task), silent: make(map[string]bool)}
 	c.idle = sync.NewCond(&c.mu)
 	return c
 }
@@ -196,7 +212,7 @@ func (c *VirtualClock) AfterFunc(d time.Duration, f func()) Timer {
 	defer c.mu.Unlock()
 	if d <= 0 {
 		// Work due now runs without an advance (the first delivery attempt).
-		go c.run(c.startTaskLocked(), f)
+		go c.run(c.startTaskLocked(""), f)
 		return stoppedTimer{}
 	}
 	c.seq++
@@ -206,23 +222,33 @@ func (c *VirtualClock) AfterFunc(d time.Duration, f func()) Timer {
 }
 
 // Go implements Clock.
-func (c *VirtualClock) Go(f func()) { c.goTask(func(uint64) { f() }) }
+func (c *VirtualClock) Go(f func()) { c.goTask("", func(uint64) { f() }) }
 
 // goTask is Go for work that tells the clock, by its id, when it waits
-// outside the emulator (setOutside).
-func (c *VirtualClock) goTask(f func(id uint64)) {
+// outside the emulator for endpoint (setOutside).
+func (c *VirtualClock) goTask(endpoint string, f func(id uint64)) {
 	c.mu.Lock()
-	id := c.startTaskLocked()
+	id := c.startTaskLocked(endpoint)
 	c.mu.Unlock()
 	go c.run(id, func() { f(id) })
 }
 
 // startTaskLocked counts new work in progress. Ids start at 1: 0 is a clock
 // that does not wait for work (orderedClock.goTask).
-func (c *VirtualClock) startTaskLocked() uint64 {
+func (c *VirtualClock) startTaskLocked(endpoint string) uint64 {
 	c.taskSeq++
-	c.busy[c.taskSeq] = &task{since: time.Now()}
+	c.busy[c.taskSeq] = &task{since: time.Now(), endpoint: endpoint}
 	return c.taskSeq
+}
+
+// answered says the endpoint task id waits for has begun to answer, so its
+// attempts are awaited again for the answer bound.
+func (c *VirtualClock) answered(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.busy[id]; ok && t.endpoint != "" {
+		delete(c.silent, t.endpoint)
+	}
 }
 
 // setOutside says that running task id now waits for something outside the
@@ -263,6 +289,9 @@ func (c *VirtualClock) Advance(d time.Duration) time.Time {
 	c.mu.Lock()
 	target := c.now.Add(d)
 	c.advancing = true
+	// Each advance gives every endpoint its answer bound afresh: one that
+	// was silent in the last may answer now (a test fixed it in between).
+	clear(c.silent)
 	c.mu.Unlock()
 	for {
 		c.waitIdle()
@@ -281,7 +310,7 @@ func (c *VirtualClock) Advance(d time.Duration) time.Time {
 		if t.when.After(c.now) {
 			c.now = t.when
 		}
-		id := c.startTaskLocked()
+		id := c.startTaskLocked("")
 		c.mu.Unlock()
 		go c.run(id, t.f)
 	}
@@ -330,7 +359,9 @@ func (c *VirtualClock) NextTimers(n int) []time.Time {
 // outside the emulator (a webhook that never answers); it is waiting for
 // cloud time — its response timeout stays on this clock — so holding the
 // clock for it would deadlock. Work it does later is woken by a timer of its
-// own, or by the answer, and counted again then.
+// own, or by the answer, and counted again then. An endpoint that has let an
+// attempt pass its answer bound is silent for the rest of the advance: its
+// attempts are not awaited until one of them is answered.
 func (c *VirtualClock) waitIdle() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -345,17 +376,22 @@ func (c *VirtualClock) waitIdle() {
 		for _, t := range c.busy {
 			bound := c.settle
 			if t.outside {
-				if sameInstant {
+				if sameInstant || c.silent[t.endpoint] {
 					continue
 				}
 				bound = c.answer
 			}
-			if left := bound - time.Since(t.since); left > 0 {
-				if fresh == 0 || left < next {
-					next = left
+			left := bound - time.Since(t.since)
+			if left <= 0 {
+				if t.outside && t.endpoint != "" {
+					c.silent[t.endpoint] = true
 				}
-				fresh++
+				continue
 			}
+			if fresh == 0 || left < next {
+				next = left
+			}
+			fresh++
 		}
 		if fresh == 0 {
 			return
@@ -442,7 +478,7 @@ func (c *VirtualClock) afterFuncAt(when time.Time, seq uint64, f func()) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.advancing && !when.After(c.now) {
-		go c.run(c.startTaskLocked(), f)
+		go c.run(c.startTaskLocked(""), f)
 		return stoppedTimer{}
 	}
 	t := &virtualTimer{clock: c, when: when, seq: seq, f: f, index: -1}

@@ -73,7 +73,7 @@ func (e *Engine) dispatch(rs *routeState) {
 		}
 		rs.inflight++
 		rs.inFlightEvents += len(items)
-		e.goAttempts(func(w outsideMark) { e.attempt(rs, b, true, w) })
+		e.goAttempts(rs, func(w outsideMark) { e.attempt(rs, b, true, w) })
 	}
 	if len(rs.pending) > 0 && rs.release == 0 && now.Before(rs.heldUntil) {
 		// New deliveries wait out the hold too (EG-17).

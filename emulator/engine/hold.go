@@ -109,7 +109,7 @@ func (e *Engine) endHold(rs *routeState) {
 	// The released retries go at the route's concurrency, not all at once.
 	workers := concurrency(route)
 	for w := 0; w < workers && w < len(released); w++ {
-		e.goAttempts(func(m outsideMark) {
+		e.goAttempts(rs, func(m outsideMark) {
 			for i := w; i < len(released); i += workers {
 				e.attempt(rs, released[i], false, m)
 			}

@@ -16,7 +16,11 @@ import (
 // enough for a local endpoint's answer to be acted on before time moves)
 // instead of the settle bound meant for work still computing. Without it
 // every attempt to a hanging webhook cost a full settle bound of real time:
-// an hour's advance over 64 such events took 50 s.
+// an hour's advance over 64 such events took 50 s. And once an endpoint has
+// let one attempt pass the answer bound, the clock does not wait for its
+// other attempts in that advance until one is answered: otherwise every
+// instant an attempt starts at (retries spread by jitter or a rate limit)
+// cost the answer bound again.
 
 // outsideMark lets a delivery attempt say when it waits for the endpoint.
 // With task 0 (a clock that does not wait for work) it does nothing.
@@ -25,9 +29,11 @@ type outsideMark struct {
 	task  uint64
 }
 
-// goAttempts runs f as clock work, with the mark its attempts use.
-func (e *Engine) goAttempts(f func(m outsideMark)) {
-	e.clock.goTask(func(task uint64) { f(outsideMark{clock: e.clock, task: task}) })
+// goAttempts runs f as clock work on route rs, with the mark its attempts
+// use; the route is the endpoint the clock stops waiting for once it has
+// left an attempt unanswered.
+func (e *Engine) goAttempts(rs *routeState, f func(m outsideMark)) {
+	e.clock.goTask(rs.route.ID, func(task uint64) { f(outsideMark{clock: e.clock, task: task}) })
 }
 
 // start begins one attempt's watch of its request.
@@ -65,8 +71,11 @@ func (w *outsideWatch) trace(ctx context.Context) context.Context {
 		return ctx
 	}
 	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		WroteRequest:         func(httptrace.WroteRequestInfo) { w.set(true) },
-		GotFirstResponseByte: func() { w.set(false) },
+		WroteRequest: func(httptrace.WroteRequestInfo) { w.set(true) },
+		GotFirstResponseByte: func() {
+			w.mark.clock.answered(w.mark.task)
+			w.set(false)
+		},
 	})
 }
 

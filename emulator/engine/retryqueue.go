@@ -176,5 +176,5 @@ func (e *Engine) retryDueLocked(rs *routeState, b *Batch) {
 	e.mu.Unlock()
 	// Its own task, which can say when it waits for the endpoint (the
 	// timer's task ends once this one is counted).
-	e.goAttempts(func(m outsideMark) { e.attempt(rs, b, false, m) })
+	e.goAttempts(rs, func(m outsideMark) { e.attempt(rs, b, false, m) })
 }

@@ -47,9 +47,16 @@ var monthNames = map[string]int{
 var weekdayNames = map[string]int{"SUN": 1, "MON": 2, "TUE": 3, "WED": 4, "THU": 5, "FRI": 6, "SAT": 7}
 
 func parseCron(body string) (Schedule, error) {
-	f := strings.Fields(body)
+	// Six fields, one space apart: a tab, a newline or a doubled space is
+	// refused rather than read as a separator.
+	f := strings.Split(body, " ")
 	if len(f) != 6 {
 		return nil, ErrInvalid
+	}
+	for _, field := range f {
+		if field == "" {
+			return nil, ErrInvalid
+		}
 	}
 	// AWS: a value or * in one day field requires ? in the other.
 	if (f[2] == "?") == (f[4] == "?") {

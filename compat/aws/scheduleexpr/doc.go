@@ -1,7 +1,9 @@
 // Package scheduleexpr parses a ScheduleExpression, rate(...) and AWS's
 // six-field cron(...), and computes when it next fires: the grammar an
 // EventBridge scheduled rule and an EventBridge Scheduler schedule share
-// (Scheduler adds at(...) and a time zone of its own).
+// (Scheduler adds at(...), read by ParseAt, and a time zone of its own).
+// The grammar is as strict as AWS's: one space between a rate's value and
+// unit and between cron's fields, at(...) exactly yyyy-mm-ddThh:mm:ss.
 //
 // Times are UTC, as they are for EventBridge rules; Scheduler passes its
 // zone to Cron.NextIn. Every expression that fails to parse is answered by

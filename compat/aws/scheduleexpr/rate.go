@@ -14,18 +14,18 @@ type Rate struct {
 // Next implements Schedule.
 func (r Rate) Next(t time.Time) (time.Time, bool) { return t.Add(r.Every), true }
 
-// parseRate reads "value unit". AWS insists on the singular unit for 1 and
-// the plural for anything else: rate(1 hours) and rate(5 hour) are refused.
+// parseRate reads "value unit": a positive whole number, one space, a unit.
+// AWS insists on the singular unit for 1 and the plural for anything else:
+// rate(1 hours) and rate(5 hour) are refused, as are a tab or two spaces.
 func parseRate(body string) (Schedule, error) {
-	fields := strings.Fields(body)
-	if len(fields) != 2 {
+	number, unit, ok := strings.Cut(body, " ")
+	if !ok || !digits(number) {
 		return nil, ErrInvalid
 	}
-	n, err := strconv.Atoi(fields[0])
-	if err != nil || n < 1 || fields[0][0] == '+' {
+	n, err := strconv.Atoi(number)
+	if err != nil || n < 1 {
 		return nil, ErrInvalid
 	}
-	unit := fields[1]
 	singular := strings.TrimSuffix(unit, "s")
 	if (n == 1) != (singular == unit) {
 		return nil, ErrInvalid
@@ -45,4 +45,17 @@ func parseRate(body string) (Schedule, error) {
 		return nil, ErrInvalid
 	}
 	return Rate{Every: time.Duration(n) * d}, nil
+}
+
+// digits reports whether s is one or more ASCII digits and nothing else.
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

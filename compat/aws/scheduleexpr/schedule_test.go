@@ -28,6 +28,10 @@ func TestParseRefusesWhatAWSRefuses(t *testing.T) {
 		"rate(minutes)", "rate(1.5 hours)", "", "rate 1 minute", "cron(0 1 * * ?)", "cron(0 25 * * ? *)",
 		"cron(0 1 32 * ? *)", "cron(0 1 ? * 8 *)", "cron(0 1 ? * MON#6 *)", "cron(0 1 * * ? 1969)",
 		"cron(0/0 1 * * ? *)", "cron(a-b 1 * * ? *)", "cron(0 1 ? * 9L *)",
+		// One space between the parts, nothing else.
+		"rate(1\tminute)", "rate(1  minute)", "rate( 1 minute)", "rate(1 minute )", "rate(1\nminute)",
+		"rate(1 )", "rate( minute)", "cron(0\t20 * * ? *)", "cron(0  20 * * ? *)", "cron( 0 20 * * ? *)",
+		"cron(0 20 * * ? * )", "at(2026-01-01T00:00:00)",
 	} {
 		if _, err := Parse(expr); err == nil {
 			t.Errorf("Parse(%q) succeeded, want ErrInvalid", expr)
@@ -80,5 +84,28 @@ func TestNext(t *testing.T) {
 	s, _ := Parse("cron(0 0 1 1 ? 2030)")
 	if next, ok := s.Next(at("2030-01-01T00:00:00Z")); ok {
 		t.Errorf("a cron whose years are past fired again at %s", next)
+	}
+}
+
+func TestParseAtAcceptsOnlyTheLayoutInRange(t *testing.T) {
+	t.Parallel()
+	for _, expr := range []string{"at(2026-03-01T09:30:00)", "at(1970-01-01T00:00:00)", "at(2199-12-31T23:59:59)"} {
+		if _, err := ParseAt(expr, time.UTC); err != nil {
+			t.Errorf("ParseAt(%q) = %v, want valid", expr, err)
+		}
+	}
+	got, err := ParseAt("at(2026-03-01T09:30:00)", time.FixedZone("x", 3600))
+	if err != nil || !got.Equal(time.Date(2026, 3, 1, 8, 30, 0, 0, time.UTC)) {
+		t.Errorf("at in +01:00 = %v, %v; want 08:30 UTC", got, err)
+	}
+	for _, expr := range []string{
+		"at(0000-01-01T00:00:00)", "at(1969-12-31T23:59:59)", "at(2200-01-01T00:00:00)",
+		"at(2026-01-01T00:00:00.5)", "at(2026-01-01 00:00:00)", "at(2026-1-01T00:00:00)",
+		"at(2026-02-30T00:00:00)", "at(2026-01-01T24:00:00)", "at(2026-01-01T00:00:00Z)",
+		"at( 2026-01-01T00:00:00)", "at(2026-01-01T00:00:00", "at()", "rate(1 minute)",
+	} {
+		if _, err := ParseAt(expr, time.UTC); err == nil {
+			t.Errorf("ParseAt(%q) succeeded, want ErrInvalid", expr)
+		}
 	}
 }

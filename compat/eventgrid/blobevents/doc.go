@@ -11,4 +11,8 @@
 // GridBridge's own, api is PutBlob for a created blob and DeleteBlob for a
 // deleted one, and several writes of one blob between two scans are one
 // event.
+//
+// Watcher.Scan lists the whole account; Watcher.Poll lists a bounded part of
+// it, continuing where the last poll stopped, so a poller's cost does not
+// grow with the account.
 package blobevents
