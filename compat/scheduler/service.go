@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsmodel"
 	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
@@ -45,6 +46,9 @@ type Service struct {
 	seed   int64
 	// api is the AWS request frame every operation is served in.
 	api *frame.API
+	// model checks each request against the Scheduler model's constraints
+	// before its operation sees it.
+	model *awsmodel.Checker
 
 	mu      sync.Mutex
 	tenants map[tenantKey]*tenant
@@ -66,7 +70,8 @@ func New(cfg Config) *Service {
 	return &Service{
 		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, buses: cfg.EventBridge,
 		jitter: cfg.Jitter, seed: cfg.Seed, tenants: make(map[tenantKey]*tenant),
-		api: awsjson.RESTFrame("EventBridge Scheduler", maxRequestBody, cfg.Log, codeValidation, codeInternal),
+		api:   awsjson.RESTFrame("EventBridge Scheduler", maxRequestBody, cfg.Log, codeValidation, codeInternal),
+		model: awsmodel.NewChecker(awsmodel.Scheduler(), awsmodel.Wording{LengthBetween: true, ValueBetween: true}),
 	}
 }
 
@@ -77,7 +82,7 @@ func (s *Service) Register(r *mux.Router) {
 	// Each route is named for its operation, as the model names it: the
 	// operation API faults match (awsjson.RESTFrame).
 	handle := func(method, path string, op operation, name string) {
-		r.Methods(method).Path(path).Name(name).Handler(s.handler(op))
+		r.Methods(method).Path(path).Name(name).Handler(s.handler(name, op))
 	}
 	handle(http.MethodPost, "/schedules/{Name}", (*Service).createSchedule, "CreateSchedule")
 	handle(http.MethodGet, "/schedules/{Name}", (*Service).getSchedule, "GetSchedule")
@@ -125,9 +130,12 @@ type call struct {
 type operation func(s *Service, c *call) (any, *awsjson.Error)
 
 // handler serves op inside the AWS request frame.
-func (s *Service) handler(op operation) http.Handler {
+func (s *Service) handler(name string, op operation) http.Handler {
 	return s.api.Handler(func(w http.ResponseWriter, req frame.Request) error {
 		r := req.HTTP
+		if apiErr := awsjson.CheckREST(s.model, name, r, mux.Vars(r), req.Body, codeValidation, false); apiErr != nil {
+			return apiErr
+		}
 		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: req.Body})
 		if apiErr != nil {
 			return apiErr

@@ -1,6 +1,8 @@
 package arm
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -63,6 +65,11 @@ type Options struct {
 	// RequireAPIVersion refuses a request without ?api-version= with 400
 	// MissingApiVersionParameter, as ARM does.
 	RequireAPIVersion bool
+	// CheckBody, when set, sees a PUT's or PATCH's body and the row's path
+	// template before the row's handler (which reads the body again): its
+	// error is the answer, as a resource provider checks a body against
+	// its specification before it acts.
+	CheckBody func(method, template string, body []byte) *Error
 }
 
 // Table routes ARM requests by path template and method. Mount it on a
@@ -166,6 +173,16 @@ func (t *Table) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := e.injected(r); err != nil {
 		WriteError(w, err)
 		return
+	}
+	if t.opts.CheckBody != nil && (r.Method == http.MethodPut || r.Method == http.MethodPatch) && r.Body != nil {
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if err == nil && len(body) <= MaxBody {
+			if aerr := t.opts.CheckBody(r.Method, e.Path, body); aerr != nil {
+				WriteError(w, aerr)
+				return
+			}
+		}
 	}
 	resp, err := e.Handle(&Request{Request: r, vars: vars})
 	if err != nil {
