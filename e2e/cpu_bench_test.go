@@ -283,7 +283,7 @@ func benchCPUSQS(b *testing.B) {
 func benchCPUEventGridWebhook(b *testing.B) {
 	const perPublish = 10
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	publishes := (b.N + perPublish - 1) / perPublish
 	total := int64(publishes * perPublish)
 	hook := newBenchWebhook(b, false)
@@ -324,7 +324,7 @@ func benchCPUEventGridWebhook(b *testing.B) {
 func benchCPUNamespace(b *testing.B) {
 	const perPublish = 10
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	arm := emu.ARM()
 	facetest.CreateNamespaceTopic(b, arm, testkit.ResourceGroup, "bench", "orders")
 	poller, err := arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(context.Background(), testkit.ResourceGroup, "bench", "orders", "billing",
