@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -170,18 +171,33 @@ func (s *bareServer) drive(b *testing.B, requests int64) {
 	wg.Wait()
 }
 
+// profileEnv names a directory: set, each measured phase (b.N > 1) also
+// records a CPU profile of the measured process there with
+// `perf record -e cpu-clock -g`, one file a benchmark and process, for
+// `perf report -i`.
+const profileEnv = "GRIDBRIDGE_BENCH_PROFILE"
+
 // meter reads a process's CPU time and, where perf supports it, counts its
 // instructions over one phase.
 type meter struct {
-	b    *testing.B
-	pid  int
-	cpu0 float64
-	perf *exec.Cmd
-	out  *bytes.Buffer
+	b      *testing.B
+	pid    int
+	cpu0   float64
+	perf   *exec.Cmd
+	out    *bytes.Buffer
+	record *exec.Cmd
 }
 
 func startMeter(b *testing.B, pid int) *meter {
 	m := &meter{b: b, pid: pid, cpu0: cpuSecondsOf(b, pid)}
+	if dir := os.Getenv(profileEnv); dir != "" && b.N > 1 {
+		file := filepath.Join(dir, strings.NewReplacer("/", "-").Replace(b.Name())+"-"+strconv.Itoa(pid)+".perf.data")
+		m.record = exec.Command("perf", "record", "-q", "-e", "cpu-clock", "-F", "2000", "-g", "-p", strconv.Itoa(pid), "-o", file)
+		if m.record.Start() != nil {
+			b.Logf("%s: perf record did not start", profileEnv)
+			m.record = nil
+		}
+	}
 	if path, ok := perfCountsInstructions(); ok {
 		m.out = &bytes.Buffer{}
 		m.perf = exec.Command(path, "stat", "-x", ",", "-e", "instructions", "-p", strconv.Itoa(pid))
@@ -219,6 +235,10 @@ func perfCountsInstructions() (string, bool) {
 // process used since startMeter.
 func (m *meter) stop() (cpu, instructions float64) {
 	cpu = cpuSecondsOf(m.b, m.pid) - m.cpu0
+	if m.record != nil {
+		_ = m.record.Process.Signal(syscall.SIGINT)
+		_ = m.record.Wait()
+	}
 	if m.perf != nil {
 		_ = m.perf.Process.Signal(syscall.SIGINT)
 		_ = m.perf.Wait()
