@@ -75,7 +75,9 @@ const (
 )
 
 // NewRealClock returns wall-clock time.
-func NewRealClock() Clock { return &scaledClock{scale: 1, start: time.Now(), base: time.Now()} }
+func NewRealClock() Clock {
+	return &scaledClock{scale: 1, start: time.Now(), base: time.Now(), workers: newWorkers()}
+}
 
 // NewScaledClock returns a clock on which scale cloud seconds pass for every
 // real second (--time-scale): with scale 1000, a 10 s retry delay takes 10 ms.
@@ -84,7 +86,7 @@ func NewScaledClock(scale float64) (Clock, error) {
 		return nil, fmt.Errorf("time scale must be greater than 0, got %v", scale)
 	}
 	now := time.Now()
-	return &scaledClock{scale: scale, start: now, base: now}, nil
+	return &scaledClock{scale: scale, start: now, base: now, workers: newWorkers()}, nil
 }
 
 type scaledClock struct {
@@ -92,6 +94,9 @@ type scaledClock struct {
 	start time.Time // real time when the clock started
 	base  time.Time // cloud time at start
 	seq   atomic.Uint64
+	// workers run Go and goTask: attempts reuse the goroutines, and the
+	// stacks, earlier attempts grew.
+	workers *workers
 }
 
 func (c *scaledClock) Now() time.Time {
@@ -109,7 +114,7 @@ func (c *scaledClock) AfterFunc(d time.Duration, f func()) Timer {
 	return time.AfterFunc(time.Duration(float64(d)/c.scale), f)
 }
 
-func (c *scaledClock) Go(f func()) { go f() }
+func (c *scaledClock) Go(f func()) { c.workers.Go(f) }
 
 // nextSeq numbers timers in the order they are created; real timers due at
 // one instant fire in no set order, so nothing else depends on it.
@@ -120,7 +125,7 @@ func (c *scaledClock) afterFuncAt(when time.Time, _ uint64, f func()) Timer {
 }
 
 // goTask runs f with task 0: a scaled clock never waits for work.
-func (c *scaledClock) goTask(_ string, f func(task uint64)) { go f(0) }
+func (c *scaledClock) goTask(_ string, f func(task uint64)) { c.workers.Go(func() { f(0) }) }
 
 func (c *scaledClock) setOutside(uint64, bool) {}
 
