@@ -52,7 +52,7 @@ type Destination struct {
 func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
 	body, contentType := d.body(a.Batch.Items)
 	secrets := d.secrets()
-	rec := &engine.RecordedRequest{Method: http.MethodPost, URL: d.URL, Body: body}
+	rec := &engine.RecordedRequest{Method: http.MethodPost, URL: d.URL, Body: body, ItemsBody: true}
 	// What the journal, dead letters and messages show: the URL's query and
 	// secret header values redacted; the endpoint gets them as they are.
 	recorded := func(o engine.Outcome) engine.Outcome {
