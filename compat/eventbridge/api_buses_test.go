@@ -61,11 +61,29 @@ func TestEventBusLifecycle(t *testing.T) {
 
 	_, err = h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("default")})
 	apiError(t, err, "ValidationException", "Cannot delete event bus default.")
-	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")}))
+	// A bus with a rule stays until its rules are deleted.
+	must[*ebsdk.PutRuleOutput](t)(h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String("r"), EventBusName: aws.String("orders"), EventPattern: aws.String(orderPattern)}))
 	_, err = h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")})
-	apiError(t, err, "ResourceNotFoundException", "Event bus orders does not exist.")
+	apiError(t, err, "ValidationException", "EventBus can't be deleted since it has rules.")
+	must[*ebsdk.DescribeEventBusOutput](t)(h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String("orders")}))
+	must[*ebsdk.DeleteRuleOutput](t)(h.client.DeleteRule(c, &ebsdk.DeleteRuleInput{Name: aws.String("r"), EventBusName: aws.String("orders")}))
+	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")}))
 	_, err = h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String("orders")})
 	apiError(t, err, "ResourceNotFoundException", "Event bus orders does not exist.")
+	// Deleting a bus that is not there succeeds, by name or by ARN.
+	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: aws.String("orders")}))
+	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: created.EventBusArn}))
+}
+
+// TestPartnerEventBus: a partner bus needs its partner event source, and
+// GridBridge has none.
+func TestPartnerEventBus(t *testing.T) {
+	h, c := startTest(t)
+	source := "aws.partner/example.com/123/orders"
+	_, err := h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String(source), EventSourceName: aws.String(source)})
+	apiError(t, err, "ResourceNotFoundException", "Event source aws.partner/example.com/123/orders does not exist.")
+	_, err = h.client.DescribeEventBus(c, &ebsdk.DescribeEventBusInput{Name: aws.String(source)})
+	apiError(t, err, "ResourceNotFoundException", "Event bus aws.partner/example.com/123/orders does not exist.")
 }
 
 func TestAccountsAndRegionsAreSeparate(t *testing.T) {

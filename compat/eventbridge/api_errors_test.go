@@ -100,13 +100,13 @@ func TestOtherTargetsAreNotServed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	req, _ := http.NewRequest(http.MethodPost, h.Server.URL+"/", strings.NewReader(`{}`))
-	req.Header.Set("X-Amz-Target", "AmazonSQS.SendMessage")
+	req.Header.Set("X-Amz-Target", "AWSStepFunctions.StartExecution")
 	resp, err := h.Server.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound && resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Fatalf("an SQS request reached EventBridge: %d", resp.StatusCode)
+		t.Fatalf("a Step Functions request reached EventBridge: %d", resp.StatusCode)
 	}
 }

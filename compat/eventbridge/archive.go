@@ -1,8 +1,10 @@
 package eventbridge
 
 import (
+	"encoding/json"
 	"time"
 
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
 )
 
@@ -22,6 +24,56 @@ type archive struct {
 	created       time.Time
 	events        []archivedEvent
 	sizeBytes     int64
+	// rule is the archive's managed rule on its bus (Events-Archive-<name>),
+	// which sends it the bus's events: deleted, or without its target, the
+	// archive keeps no more.
+	rule *rule
+}
+
+// An archive's managed rule: its name's prefix, the service that manages it,
+// and the member of its pattern that keeps replays out (AWS does not archive
+// replayed events again).
+const (
+	archiveRulePrefix = "Events-Archive-"
+	eventsPrincipal   = "events.amazonaws.com"
+	notReplayed       = `[{"exists":false}]`
+)
+
+// archiveRulePattern is the event pattern of an archive's rule: the
+// archive's own pattern (one parsePattern accepted: a JSON object), or every
+// event, with "replay-name" absent.
+func archiveRulePattern(archivePattern *string) string {
+	members := map[string]json.RawMessage{}
+	if archivePattern != nil {
+		_ = json.Unmarshal([]byte(*archivePattern), &members)
+	}
+	members["replay-name"] = json.RawMessage(notReplayed)
+	out, _ := json.Marshal(members)
+	return string(out)
+}
+
+// putArchiveRule puts a's managed rule on bus b, with its one target, the
+// archive. The rule is outside the bus's matcher: archiveLocked keeps the
+// events it would match, and its target has no engine route.
+func putArchiveRule(t *tenant, b *bus, a *archive, createdBy string) {
+	name := archiveRulePrefix + a.name
+	r := &rule{
+		tenant: t.key, bus: b, name: name, arn: ruleArn(t.key, b.name, name), createdBy: createdBy,
+		state: stateEnabled, managedBy: ptr(eventsPrincipal),
+		eventPattern: ptr(archiveRulePattern(a.eventPattern)),
+	}
+	r.targets = []*target{{shape: &targetShape{Id: ptr(name), TargetInvocation: awsjson.TargetInvocation{Arn: ptr(a.arn)}}}}
+	b.rules[name] = r
+	a.rule = r
+}
+
+// receiving reports whether the archive's rule still sends it events.
+func (a *archive) receiving() bool {
+	if a.rule == nil || a.rule.deleted {
+		return false
+	}
+	tg, _ := a.rule.target(archiveRulePrefix + a.name)
+	return tg != nil
 }
 
 type archivedEvent struct {
@@ -34,7 +86,7 @@ type archivedEvent struct {
 // events never reach here: AWS does not archive them again.
 func (s *Service) archiveLocked(t *tenant, b *bus, ev *event) {
 	for _, a := range t.archives {
-		if a.busName != b.name {
+		if a.busName != b.name || !a.receiving() {
 			continue
 		}
 		a.expireLocked(ev.ingested)

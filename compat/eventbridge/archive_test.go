@@ -136,6 +136,25 @@ func TestReplayErrorsAndArchiveAPI(t *testing.T) {
 
 	_, err = h.client.UpdateArchive(c, &ebsdk.UpdateArchiveInput{ArchiveName: aws.String("a")})
 	apiError(t, err, "ValidationException", "At least one of EventPattern, RetentionDays or Description must be provided.")
+	// A missing archive is missing whatever the update gives.
+	for _, in := range []*ebsdk.UpdateArchiveInput{
+		{ArchiveName: aws.String("nope")}, {ArchiveName: aws.String("nope"), RetentionDays: aws.Int32(7)},
+	} {
+		_, err = h.client.UpdateArchive(c, in)
+		apiError(t, err, "ResourceNotFoundException", "Archive nope does not exist.")
+	}
+	_, err = h.client.ListArchives(c, &ebsdk.ListArchivesInput{State: types.ArchiveState("ACTIVE")})
+	apiError(t, err, "ValidationException", "1 validation error detected: Value 'ACTIVE' at 'state' failed to satisfy constraint: "+
+		"Member must satisfy enum value set: [ENABLED, DISABLED, CREATING, UPDATING, CREATE_FAILED, UPDATE_FAILED]")
+	_, err = h.client.ListReplays(c, &ebsdk.ListReplaysInput{State: types.ReplayState("DONE")})
+	apiError(t, err, "ValidationException", "1 validation error detected: Value 'DONE' at 'state' failed to satisfy constraint: "+
+		"Member must satisfy enum value set: [STARTING, RUNNING, CANCELLING, COMPLETED, CANCELLED, FAILED]")
+	for _, state := range types.ArchiveState("").Values() {
+		must[*ebsdk.ListArchivesOutput](t)(h.client.ListArchives(c, &ebsdk.ListArchivesInput{State: state}))
+	}
+	for _, state := range types.ReplayState("").Values() {
+		must[*ebsdk.ListReplaysOutput](t)(h.client.ListReplays(c, &ebsdk.ListReplaysInput{State: state}))
+	}
 	must[*ebsdk.UpdateArchiveOutput](t)(h.client.UpdateArchive(c, &ebsdk.UpdateArchiveInput{ArchiveName: aws.String("a"), RetentionDays: aws.Int32(7)}))
 	list := must[*ebsdk.ListArchivesOutput](t)(h.client.ListArchives(c, &ebsdk.ListArchivesInput{EventSourceArn: aws.String(busArn)}))
 	if len(list.Archives) != 1 || aws.ToInt32(list.Archives[0].RetentionDays) != 7 {
@@ -213,4 +232,127 @@ func TestEveryWayIntoABusIsTheSame(t *testing.T) {
 	if n := hubArchived(); n != 3 {
 		t.Fatalf("hub's archive grew to %d events: it kept a replay", n)
 	}
+}
+
+// TestArchiveManagedRule: an archive's events come through its managed rule
+// Events-Archive-<name> on the bus, which the rule API shows and refuses to
+// change as AWS refuses managed rules; DeleteArchive removes it.
+func TestArchiveManagedRule(t *testing.T) {
+	h, c := startTest(t)
+	busArn := aws.ToString(must[*ebsdk.CreateEventBusOutput](t)(h.client.CreateEventBus(c, &ebsdk.CreateEventBusInput{Name: aws.String("orders")})).EventBusArn)
+	archArn := aws.ToString(must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
+		ArchiveName: aws.String("a"), EventSourceArn: aws.String(busArn), EventPattern: aws.String(`{"source":["shop.orders"]}`),
+	})).ArchiveArn)
+	const name = "Events-Archive-a"
+	ruleArn := "arn:aws:events:us-east-1:123456789012:rule/orders/" + name
+	bus := aws.String("orders")
+
+	rules := must[*ebsdk.ListRulesOutput](t)(h.client.ListRules(c, &ebsdk.ListRulesInput{EventBusName: bus})).Rules
+	want := types.Rule{
+		Name: aws.String(name), Arn: aws.String(ruleArn), EventBusName: bus, State: types.RuleStateEnabled,
+		ManagedBy: aws.String("events.amazonaws.com"), EventPattern: aws.String(`{"replay-name":[{"exists":false}],"source":["shop.orders"]}`),
+	}
+	if len(rules) != 1 || !sameRule(rules[0], want) {
+		t.Fatalf("ListRules: %+v", rules)
+	}
+	d := must[*ebsdk.DescribeRuleOutput](t)(h.client.DescribeRule(c, &ebsdk.DescribeRuleInput{Name: aws.String(name), EventBusName: bus}))
+	if aws.ToString(d.ManagedBy) != "events.amazonaws.com" || aws.ToString(d.EventPattern) != aws.ToString(want.EventPattern) ||
+		aws.ToString(d.Arn) != ruleArn || aws.ToString(d.CreatedBy) != account {
+		t.Fatalf("DescribeRule: %+v", d)
+	}
+	tgs := must[*ebsdk.ListTargetsByRuleOutput](t)(h.client.ListTargetsByRule(c, &ebsdk.ListTargetsByRuleInput{Rule: aws.String(name), EventBusName: bus})).Targets
+	if len(tgs) != 1 || aws.ToString(tgs[0].Id) != name || aws.ToString(tgs[0].Arn) != archArn {
+		t.Fatalf("ListTargetsByRule: %+v", tgs)
+	}
+	byTarget := must[*ebsdk.ListRuleNamesByTargetOutput](t)(h.client.ListRuleNamesByTarget(c, &ebsdk.ListRuleNamesByTargetInput{TargetArn: aws.String(archArn), EventBusName: bus}))
+	if len(byTarget.RuleNames) != 1 || byTarget.RuleNames[0] != name {
+		t.Fatalf("ListRuleNamesByTarget: %v", byTarget.RuleNames)
+	}
+
+	// Changes are refused: without Force where Force exists, always where not.
+	overridable := name + " is a managed rule. Set 'force' parameter to true to override."
+	fixed := name + " is a managed rule and is changed only by events.amazonaws.com."
+	_, err := h.client.DeleteRule(c, &ebsdk.DeleteRuleInput{Name: aws.String(name), EventBusName: bus})
+	apiError(t, err, "ManagedRuleException", overridable)
+	_, err = h.client.RemoveTargets(c, &ebsdk.RemoveTargetsInput{Rule: aws.String(name), EventBusName: bus, Ids: []string{name}})
+	apiError(t, err, "ManagedRuleException", overridable)
+	_, err = h.client.PutRule(c, &ebsdk.PutRuleInput{Name: aws.String(name), EventBusName: bus, EventPattern: aws.String(orderPattern)})
+	apiError(t, err, "ManagedRuleException", fixed)
+	_, err = h.client.PutTargets(c, &ebsdk.PutTargetsInput{Rule: aws.String(name), EventBusName: bus, Targets: []types.Target{{Id: aws.String("q"), Arn: aws.String(queueArn)}}})
+	apiError(t, err, "ManagedRuleException", fixed)
+	_, err = h.client.DisableRule(c, &ebsdk.DisableRuleInput{Name: aws.String(name), EventBusName: bus})
+	apiError(t, err, "ManagedRuleException", fixed)
+	_, err = h.client.TagResource(c, &ebsdk.TagResourceInput{ResourceARN: aws.String(ruleArn), Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
+	apiError(t, err, "ManagedRuleException", fixed)
+	_, err = h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: bus})
+	apiError(t, err, "ValidationException", "EventBus can't be deleted since it has rules.")
+
+	// The archive keeps what its rule matches; UpdateArchive changes both.
+	onBus := func(detailType string) types.PutEventsRequestEntry {
+		e := entry(`{}`)
+		e.EventBusName, e.DetailType = bus, aws.String(detailType)
+		return e
+	}
+	archived := func(archive string) int64 {
+		return must[*ebsdk.DescribeArchiveOutput](t)(h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String(archive)})).EventCount
+	}
+	putEvent(t, h, onBus("OrderPlaced"))
+	must[*ebsdk.UpdateArchiveOutput](t)(h.client.UpdateArchive(c, &ebsdk.UpdateArchiveInput{ArchiveName: aws.String("a"), EventPattern: aws.String(`{"detail-type":["OrderShipped"]}`)}))
+	d = must[*ebsdk.DescribeRuleOutput](t)(h.client.DescribeRule(c, &ebsdk.DescribeRuleInput{Name: aws.String(name), EventBusName: bus}))
+	if aws.ToString(d.EventPattern) != `{"detail-type":["OrderShipped"],"replay-name":[{"exists":false}]}` {
+		t.Fatalf("rule pattern after UpdateArchive: %s", aws.ToString(d.EventPattern))
+	}
+	putEvent(t, h, onBus("OrderPlaced"))
+	putEvent(t, h, onBus("OrderShipped"))
+	if n := archived("a"); n != 2 {
+		t.Fatalf("archive a holds %d events, want 2", n)
+	}
+
+	// DeleteArchive removes its rule; the bus can go then.
+	must[*ebsdk.DeleteArchiveOutput](t)(h.client.DeleteArchive(c, &ebsdk.DeleteArchiveInput{ArchiveName: aws.String("a")}))
+	if left := must[*ebsdk.ListRulesOutput](t)(h.client.ListRules(c, &ebsdk.ListRulesInput{EventBusName: bus})).Rules; len(left) != 0 {
+		t.Fatalf("rules left after DeleteArchive: %+v", left)
+	}
+	must[*ebsdk.DeleteEventBusOutput](t)(h.client.DeleteEventBus(c, &ebsdk.DeleteEventBusInput{Name: bus}))
+
+	// With Force the rule's target and then the rule go, and the archive,
+	// fed by nothing, keeps no more events.
+	must[*ebsdk.CreateArchiveOutput](t)(h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
+		ArchiveName: aws.String("b"), EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/default"),
+	}))
+	d = must[*ebsdk.DescribeRuleOutput](t)(h.client.DescribeRule(c, &ebsdk.DescribeRuleInput{Name: aws.String("Events-Archive-b")}))
+	if aws.ToString(d.EventPattern) != `{"replay-name":[{"exists":false}]}` {
+		t.Fatalf("the rule of an archive without a pattern: %s", aws.ToString(d.EventPattern))
+	}
+	putEvent(t, h, entry(`{}`))
+	_, err = h.client.DeleteRule(c, &ebsdk.DeleteRuleInput{Name: aws.String("Events-Archive-b"), Force: true})
+	apiError(t, err, "ValidationException", "Rule can't be deleted since it has targets.")
+	removed := must[*ebsdk.RemoveTargetsOutput](t)(h.client.RemoveTargets(c, &ebsdk.RemoveTargetsInput{Rule: aws.String("Events-Archive-b"), Ids: []string{"Events-Archive-b"}, Force: true}))
+	if removed.FailedEntryCount != 0 {
+		t.Fatalf("RemoveTargets with Force: %+v", removed.FailedEntries)
+	}
+	putEvent(t, h, entry(`{}`))
+	must[*ebsdk.DeleteRuleOutput](t)(h.client.DeleteRule(c, &ebsdk.DeleteRuleInput{Name: aws.String("Events-Archive-b"), Force: true}))
+	putEvent(t, h, entry(`{}`))
+	if n := archived("b"); n != 1 {
+		t.Fatalf("archive b holds %d events, want the 1 its rule sent it", n)
+	}
+	must[*ebsdk.DeleteArchiveOutput](t)(h.client.DeleteArchive(c, &ebsdk.DeleteArchiveInput{ArchiveName: aws.String("b")}))
+
+	// A rule of the caller's that holds the name keeps the archive from
+	// being created.
+	putRule(t, h, "Events-Archive-c", "", orderPattern)
+	_, err = h.client.CreateArchive(c, &ebsdk.CreateArchiveInput{
+		ArchiveName: aws.String("c"), EventSourceArn: aws.String("arn:aws:events:us-east-1:123456789012:event-bus/default"),
+	})
+	apiError(t, err, "ResourceAlreadyExistsException", "Rule Events-Archive-c already exists on EventBus default.")
+	_, err = h.client.DescribeArchive(c, &ebsdk.DescribeArchiveInput{ArchiveName: aws.String("c")})
+	apiError(t, err, "ResourceNotFoundException", "Archive c does not exist.")
+}
+
+func sameRule(a, b types.Rule) bool {
+	return aws.ToString(a.Name) == aws.ToString(b.Name) && aws.ToString(a.Arn) == aws.ToString(b.Arn) &&
+		aws.ToString(a.EventBusName) == aws.ToString(b.EventBusName) && a.State == b.State &&
+		aws.ToString(a.ManagedBy) == aws.ToString(b.ManagedBy) && aws.ToString(a.EventPattern) == aws.ToString(b.EventPattern) &&
+		a.Description == nil && a.ScheduleExpression == nil && a.RoleArn == nil
 }

@@ -156,33 +156,6 @@ func bodies(msgs []sqssend.Message) []string {
 	return out
 }
 
-func TestFIFOQueueTarget(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t)
-	fifo := "arn:aws:sqs:us-east-1:123456789012:orders.fifo"
-	putRule(t, h, "r", "", orderPattern)
-	putTargets(t, h, "r", types.Target{Id: aws.String("f"), Arn: aws.String(fifo), SqsParameters: &types.SqsParameters{MessageGroupId: aws.String("group-1")}})
-	id := putEvent(t, h, entry(`{}`))
-	h.settle()
-	msgs := h.sqs.Messages(fifo)
-	if len(msgs) != 1 || msgs[0].MessageGroupID != "group-1" || msgs[0].DeduplicationID != id {
-		t.Fatalf("FIFO message: %+v", msgs)
-	}
-	// A FIFO queue receives events in the order PutEvents accepted them.
-	var batch []types.PutEventsRequestEntry
-	for range 10 {
-		batch = append(batch, entry(`{}`))
-	}
-	out := must[*ebsdk.PutEventsOutput](t)(h.client.PutEvents(ctx(t), &ebsdk.PutEventsInput{Entries: batch}))
-	h.settle()
-	msgs = h.sqs.Messages(fifo)[1:]
-	for i, m := range msgs {
-		if m.DeduplicationID != aws.ToString(out.Entries[i].EventId) {
-			t.Fatalf("FIFO message %d is event %s, want %s", i, m.DeduplicationID, aws.ToString(out.Entries[i].EventId))
-		}
-	}
-}
-
 // TestRetriesThenDeadLetter follows a target that always fails: retries at
 // 1 s, 2 s, 4 s (jitter off), then the DLQ message with all six attributes.
 func TestRetriesThenDeadLetter(t *testing.T) {

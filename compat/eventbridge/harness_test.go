@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	gbeb "github.com/gridbridge/gridbridge/compat/eventbridge"
 	"github.com/gridbridge/gridbridge/compat/sqs"
@@ -49,6 +50,8 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		cfg.Engine, cfg.SQS = env.Engine, queues.Queues()
 		h.svc = gbeb.New(cfg)
 		h.svc.Register(env.Router)
+		// The SQS API beside it, as the binary serves both.
+		queues.Register(env.Router)
 	})
 	h.client = h.clientFor(account, region)
 	return h
@@ -58,6 +61,11 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 // twelve-digit access key id is the account GridBridge acts for.
 func (h *harness) clientFor(accessKey, region string) *ebsdk.Client {
 	return ebsdk.New(facetest.EventBridgeOptions(h.Server.URL, accessKey, region, h.Server.Client()))
+}
+
+// sqsClient is an SQS SDK client of the harness's own SQS.
+func (h *harness) sqsClient() *sqssdk.Client {
+	return sqssdk.NewFromConfig(h.Config(account, region))
 }
 
 func ctx(t testing.TB) context.Context { return facetest.Context(t) }

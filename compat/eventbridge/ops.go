@@ -16,7 +16,7 @@ func operations() map[string]operation {
 		"DescribeEventBus": op(checkBusName, findBus[nameInput], (*Service).describeEventBus),
 		"ListEventBuses":   op(nil, callerTenant, (*Service).listEventBuses),
 		"UpdateEventBus":   op(checkUpdateEventBus, findBus[updateEventBusInput], (*Service).updateEventBus),
-		"DeleteEventBus":   (*Service).deleteEventBus,
+		"DeleteEventBus":   op(checkDeleteEventBus, callerTenant, (*Service).deleteEventBus),
 		"PutPermission":    op(checkPutPermission, findBus[putPermissionInput], (*Service).putPermission),
 		"RemovePermission": op(nil, findBus[removePermissionInput], (*Service).removePermission),
 
@@ -44,12 +44,12 @@ func operations() map[string]operation {
 		// Archives and replays (ops_archives.go, ops_replays.go).
 		"CreateArchive":   op(checkArchive(true), callerTenant, (*Service).createArchive),
 		"DescribeArchive": op(checkArchive(false), findArchive, (*Service).describeArchive),
-		"ListArchives":    op(nil, callerTenant, (*Service).listArchives),
-		"UpdateArchive":   (*Service).updateArchive,
+		"ListArchives":    op(checkListArchives, callerTenant, (*Service).listArchives),
+		"UpdateArchive":   op(checkArchive(false), findArchive, (*Service).updateArchive),
 		"DeleteArchive":   op(checkArchive(false), findArchive, (*Service).deleteArchive),
 		"StartReplay":     op(checkStartReplay, callerTenant, (*Service).startReplay),
 		"DescribeReplay":  op(checkReplayName, findReplay, (*Service).describeReplay),
-		"ListReplays":     op(nil, callerTenant, (*Service).listReplays),
+		"ListReplays":     op(checkListReplays, callerTenant, (*Service).listReplays),
 		"CancelReplay":    op(checkReplayName, findReplay, (*Service).cancelReplay),
 
 		// Connections and API destinations (ops_connections.go, ops_apidestinations.go).

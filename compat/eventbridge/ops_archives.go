@@ -19,16 +19,27 @@ func checkArchive(creating bool) func(*archiveInput, *awsjson.Violations) {
 	}
 }
 
-func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, error) {
+// createArchive creates the archive and, as AWS does, its managed rule
+// Events-Archive-<name> on the bus, which ListRules and DescribeRule show.
+func (s *Service) createArchive(c *call, in *archiveInput, t *tenant) (any, error) {
 	key, busName, ok := parseBusArn(*in.EventSourceArn)
 	if !ok || key != t.key {
 		return nil, awsjson.Validation("Parameter EventSourceArn is not valid.")
 	}
-	if _, ok := t.buses[busName]; !ok {
+	b, ok := t.buses[busName]
+	if !ok {
 		return nil, awsjson.NotFound("Event bus %s does not exist.", busName)
 	}
 	if _, exists := t.archives[*in.ArchiveName]; exists {
 		return nil, awsjson.AlreadyExists("Archive %s already exists.", *in.ArchiveName)
+	}
+	// The rule's name is taken by a rule of the caller's (GridBridge's
+	// answer: AWS's is not documented), or the bus has its quota of rules.
+	if _, taken := b.rules[archiveRulePrefix+*in.ArchiveName]; taken {
+		return nil, awsjson.AlreadyExists("Rule %s%s already exists on EventBus %s.", archiveRulePrefix, *in.ArchiveName, busName)
+	}
+	if len(b.rules) >= maxRulesPerBus {
+		return nil, awsjson.LimitExceeded()
 	}
 	a := &archive{
 		name: *in.ArchiveName, arn: archiveArn(t.key, *in.ArchiveName), sourceArn: *in.EventSourceArn, busName: busName,
@@ -43,6 +54,7 @@ func (s *Service) createArchive(_ *call, in *archiveInput, t *tenant) (any, erro
 		a.eventPattern = in.EventPattern
 	}
 	t.archives[a.name] = a
+	putArchiveRule(t, b, a, c.caller.Account)
 	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
@@ -62,6 +74,13 @@ func (s *Service) describeArchive(_ *call, _ *archiveInput, a *archive) (any, er
 		archiveItem: a.item(), ArchiveArn: a.arn, Description: a.description,
 		EventPattern: a.eventPattern, KmsKeyIdentifier: a.kmsKey,
 	}, nil
+}
+
+// archiveStates are the model's ArchiveState values, in its order.
+var archiveStates = []string{"ENABLED", "DISABLED", "CREATING", "UPDATING", "CREATE_FAILED", "UPDATE_FAILED"}
+
+func checkListArchives(in *listBySourceInput, v *awsjson.Violations) {
+	checkState(v, in.State, archiveStates)
 }
 
 func (s *Service) listArchives(_ *call, in *listBySourceInput, t *tenant) (any, error) {
@@ -89,21 +108,12 @@ func (s *Service) listArchives(_ *call, in *listBySourceInput, t *tenant) (any, 
 	return listArchivesOutput{Archives: items, NextToken: next}, nil
 }
 
-// updateArchive refuses an update of nothing before it looks up the
-// archive, so it decodes its input itself rather than run under op.
-func (s *Service) updateArchive(c *call) (any, error) {
-	in, err := decode(c, checkArchive(false))
-	if err != nil {
-		return nil, err
-	}
+// updateArchive changes the members given. The archive is looked up first:
+// a missing one is ResourceNotFoundException whatever else the request
+// lacks; an existing one must be given something to change.
+func (s *Service) updateArchive(_ *call, in *archiveInput, a *archive) (any, error) {
 	if in.EventPattern == nil && in.RetentionDays == nil && in.Description == nil && in.KmsKeyIdentifier == nil {
 		return nil, awsjson.Validation("At least one of EventPattern, RetentionDays or Description must be provided.")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := findArchive(s, c, in)
-	if err != nil {
-		return nil, err
 	}
 	if in.EventPattern != nil {
 		compiled, err := parsePattern(*in.EventPattern)
@@ -111,6 +121,9 @@ func (s *Service) updateArchive(c *call) (any, error) {
 			return nil, err
 		}
 		a.eventPattern, a.compiled = in.EventPattern, compiled
+		if a.rule != nil && !a.rule.deleted {
+			a.rule.eventPattern = ptr(archiveRulePattern(a.eventPattern))
+		}
 	}
 	setGivenValue(&a.retentionDays, in.RetentionDays)
 	setGiven(&a.description, in.Description)
@@ -118,7 +131,14 @@ func (s *Service) updateArchive(c *call) (any, error) {
 	return archiveStateOutput{ArchiveArn: a.arn, stateWithReason: stateWithReason{State: archiveEnabled}, CreationTime: timestamp(a.created)}, nil
 }
 
+// deleteArchive deletes the archive and its managed rule (unless a Force
+// DeleteRule removed that already). The rule's one target has no route, so
+// nothing is left to remove from the engine.
 func (s *Service) deleteArchive(c *call, _ *archiveInput, a *archive) (any, error) {
-	delete(s.callerTenantLocked(c).archives, a.name)
+	t := s.callerTenantLocked(c)
+	delete(t.archives, a.name)
+	if a.rule != nil && !a.rule.deleted {
+		s.dropRuleLocked(t, a.rule)
+	}
 	return nil, nil
 }

@@ -73,6 +73,13 @@ func (s *Service) describeReplay(_ *call, _ *replayNameInput, rp *replay) (any, 
 	return describeReplayOutput{replayItem: rp.item(), ReplayArn: rp.arn, Description: rp.description, Destination: &rp.destination}, nil
 }
 
+// replayStates are the model's ReplayState values, in its order.
+var replayStates = []string{replayStarting, replayRunning, replayCancelling, replayCompleted, replayCancelled, replayFailed}
+
+func checkListReplays(in *listBySourceInput, v *awsjson.Violations) {
+	checkState(v, in.State, replayStates)
+}
+
 func (s *Service) listReplays(_ *call, in *listBySourceInput, t *tenant) (any, error) {
 	keep := func(rp *replay) bool {
 		return (in.State == nil || rp.state == *in.State) && (in.EventSourceArn == nil || rp.archiveArn == *in.EventSourceArn)

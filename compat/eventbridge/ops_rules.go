@@ -57,6 +57,11 @@ func (s *Service) putRule(c *call) (any, error) {
 		}
 	}
 	r, exists := b.rules[*in.Name]
+	if exists {
+		if err := r.refuseManaged(false, false); err != nil {
+			return nil, err
+		}
+	}
 	if !exists {
 		if len(b.rules) >= maxRulesPerBus {
 			return nil, awsjson.LimitExceeded()
@@ -137,12 +142,16 @@ func (s *Service) listRules(_ *call, in *listRulesInput, b *bus) (any, error) {
 }
 
 // deleteRule deletes a rule without targets. Deleting a rule that does not
-// exist succeeds, as AWS documents; Force only matters for managed rules,
-// which GridBridge has none of.
+// exist succeeds, as AWS documents; a managed rule (an archive's) needs
+// Force, which other rules ignore. An archive whose rule is deleted keeps
+// no more events.
 func (s *Service) deleteRule(_ *call, in *ruleRefInput, b *bus) (any, error) {
 	r, ok := b.rules[*in.Name]
 	if !ok {
 		return nil, nil
+	}
+	if err := r.refuseManaged(true, in.Force); err != nil {
+		return nil, err
 	}
 	if len(r.targets) > 0 {
 		return nil, awsjson.Validation("Rule can't be deleted since it has targets.")
@@ -160,7 +169,9 @@ func (s *Service) dropRuleLocked(t *tenant, r *rule) []string {
 	delete(t.tags, r.arn)
 	routes := make([]string, 0, len(r.targets))
 	for _, tg := range r.targets {
-		routes = append(routes, tg.routeID)
+		if tg.routeID != "" { // an archive's target has no route
+			routes = append(routes, tg.routeID)
+		}
 	}
 	return routes
 }
@@ -168,6 +179,9 @@ func (s *Service) dropRuleLocked(t *tenant, r *rule) []string {
 // ruleState is EnableRule or DisableRule.
 func ruleState(state string) func(*Service, *call, *ruleRefInput, *rule) (any, error) {
 	return func(s *Service, _ *call, _ *ruleRefInput, r *rule) (any, error) {
+		if err := r.refuseManaged(false, false); err != nil {
+			return nil, err
+		}
 		return s.setRuleState(r, state)
 	}
 }

@@ -49,9 +49,19 @@ func mergeTags(existing, tags []awsjson.Tag) []awsjson.Tag {
 type taggable struct {
 	t   *tenant
 	arn string
+	// rule is the rule the ARN names, nil for a bus.
+	rule *rule
 }
 
 func (r taggable) tags() []awsjson.Tag { return r.t.tags[r.arn] }
+
+// refuseManaged refuses to tag a managed rule, as AWS does.
+func (r taggable) refuseManaged() error {
+	if r.rule == nil {
+		return nil
+	}
+	return r.rule.refuseManaged(false, false)
+}
 
 // findTaggable resolves the input's resource ARN. Only buses and rules take
 // tags.
@@ -62,7 +72,7 @@ func findTaggable(s *Service, _ *call, in *tagResourceInput) (taggable, error) {
 		if _, ok := t.buses[name]; !ok {
 			return taggable{}, awsjson.NotFound("Event bus %s does not exist.", name)
 		}
-		return taggable{t, arn}, nil
+		return taggable{t: t, arn: arn}, nil
 	}
 	if key, busName, name, ok := parseRuleArn(arn); ok {
 		t := s.tenantLocked(key)
@@ -70,10 +80,11 @@ func findTaggable(s *Service, _ *call, in *tagResourceInput) (taggable, error) {
 		if !ok {
 			return taggable{}, awsjson.NotFound("Event bus %s does not exist.", busName)
 		}
-		if _, ok := b.rules[name]; !ok {
+		r, ok := b.rules[name]
+		if !ok {
 			return taggable{}, awsjson.NotFound("Rule %s does not exist on EventBus %s.", name, busName)
 		}
-		return taggable{t, arn}, nil
+		return taggable{t, arn, r}, nil
 	}
 	return taggable{}, awsjson.Validation("Parameter ResourceARN is not valid.")
 }
@@ -99,6 +110,9 @@ func checkUntagResource(in *tagResourceInput, v *awsjson.Violations) {
 }
 
 func (s *Service) tagResource(_ *call, in *tagResourceInput, res taggable) (any, error) {
+	if err := res.refuseManaged(); err != nil {
+		return nil, err
+	}
 	merged := mergeTags(res.tags(), in.Tags)
 	if len(merged) > maxTagsPerResource {
 		return nil, awsjson.LimitExceeded()
@@ -108,6 +122,9 @@ func (s *Service) tagResource(_ *call, in *tagResourceInput, res taggable) (any,
 }
 
 func (s *Service) untagResource(_ *call, in *tagResourceInput, res taggable) (any, error) {
+	if err := res.refuseManaged(); err != nil {
+		return nil, err
+	}
 	drop := map[string]bool{}
 	for _, k := range in.TagKeys {
 		drop[deref(k)] = true

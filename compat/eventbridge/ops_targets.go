@@ -65,6 +65,9 @@ func (s *Service) putTargets(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.refuseManaged(false, false); err != nil {
+		return nil, err
+	}
 	ids := map[string]bool{}
 	for _, existing := range r.targets {
 		ids[existing.id()] = true
@@ -172,6 +175,9 @@ func (s *Service) removeTargets(c *call) (any, error) {
 	}
 	s.mu.Lock()
 	_, r, err := s.ruleLocked(c, in.EventBusName, in.Rule)
+	if err == nil {
+		err = r.refuseManaged(true, in.Force)
+	}
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
@@ -188,7 +194,9 @@ func (s *Service) removeTargets(c *call) (any, error) {
 			continue
 		}
 		r.targets = append(r.targets[:i], r.targets[i+1:]...)
-		removed = append(removed, tg.routeID)
+		if tg.routeID != "" { // an archive's target has no route
+			removed = append(removed, tg.routeID)
+		}
 	}
 	s.mu.Unlock()
 	for _, id := range removed {

@@ -3,6 +3,7 @@ package eventbridge_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func TestRealSQS(t *testing.T) {
 	c := ctx(t)
 	targetURL, targetArn := facetest.SQSQueue(t, client, "gb-target-"+suffix, nil)
 	dlqURL, dlqQueueArn := facetest.SQSQueue(t, client, "gb-dlq-"+suffix, nil)
-	fifoURL, fifoArn := facetest.SQSQueue(t, client, "gb-fifo-"+suffix+".fifo", map[string]string{"FifoQueue": "true"})
+	fifoURL, fifoArn := facetest.SQSQueue(t, client, "gb-fifo-"+suffix+".fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"})
 
 	ruleArn := putRule(t, h, "r", "", orderPattern)
 	putTargets(t, h, "r",
@@ -75,6 +76,42 @@ func TestRealSQS(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(aws.ToString(dl.Body)), &ev); err != nil || ev["id"] != id {
 		t.Fatalf("DLQ body: %s", aws.ToString(dl.Body))
+	}
+}
+
+// TestRealSQSFIFOWithoutContentDeduplication: a real SQS server refuses
+// a FIFO target's event when its queue has no content-based deduplication,
+// and the dead letter carries what the server said.
+func TestRealSQSFIFOWithoutContentDeduplication(t *testing.T) {
+	t.Parallel()
+	h, client, suffix := newRealSQSHarness(t)
+	c := ctx(t)
+	fifoURL, fifoArn := facetest.SQSQueue(t, client, "gb-plain-"+suffix+".fifo", map[string]string{"FifoQueue": "true"})
+	dlqURL, dlqQueueArn := facetest.SQSQueue(t, client, "gb-fifo-dlq-"+suffix, nil)
+	putRule(t, h, "r", "", orderPattern)
+	putTargets(t, h, "r", types.Target{Id: aws.String("fifo"), Arn: aws.String(fifoArn),
+		SqsParameters: &types.SqsParameters{MessageGroupId: aws.String("g1")}, DeadLetterConfig: &types.DeadLetterConfig{Arn: aws.String(dlqQueueArn)}})
+	id := putEvent(t, h, entry(`{"n":1}`))
+	h.settle()
+
+	dl := must[*sqssdk.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqssdk.ReceiveMessageInput{
+		QueueUrl: aws.String(dlqURL), MaxNumberOfMessages: 10, WaitTimeSeconds: 2, MessageAttributeNames: []string{"All"},
+	}))
+	if len(dl.Messages) != 1 {
+		t.Fatalf("%d dead letters, want 1", len(dl.Messages))
+	}
+	var ev map[string]any
+	if err := json.Unmarshal([]byte(aws.ToString(dl.Messages[0].Body)), &ev); err != nil || ev["id"] != id {
+		t.Fatalf("DLQ body: %s", aws.ToString(dl.Messages[0].Body))
+	}
+	attrs := dl.Messages[0].MessageAttributes
+	code, message := aws.ToString(attrs["ERROR_CODE"].StringValue), aws.ToString(attrs["ERROR_MESSAGE"].StringValue)
+	if code != "SDK_CLIENT_ERROR" || !strings.Contains(message, "ContentBasedDeduplication") || !strings.Contains(message, "InvalidParameterValue)") {
+		t.Fatalf("dead letter: %s %q", code, message)
+	}
+	left := must[*sqssdk.ReceiveMessageOutput](t)(client.ReceiveMessage(c, &sqssdk.ReceiveMessageInput{QueueUrl: aws.String(fifoURL), MaxNumberOfMessages: 10}))
+	if len(left.Messages) != 0 {
+		t.Fatalf("the queue took %d messages", len(left.Messages))
 	}
 }
 

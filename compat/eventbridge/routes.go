@@ -2,6 +2,8 @@ package eventbridge
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/aws/retry"
@@ -107,18 +109,18 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 }
 
 // sqsTarget sends each event, as its target's input, to the queue. A FIFO
-// queue takes it in group (SqsParameters.MessageGroupId).
+// queue takes it in group (SqsParameters.MessageGroupId) and, as AWS sends
+// it, with no deduplication id: EventBridge requires a FIFO target's queue
+// to have content-based deduplication, and a queue without it refuses the
+// message (a failed invocation with SQS's answer).
 func sqsTarget(queues sqssend.Queues, queueArn, group string) sqssend.Destination {
 	fifo := sqssend.IsFIFO(queueArn)
 	return sqssend.Destination{
 		Queues: queues, QueueArn: queueArn,
 		Message: func(_ *engine.Attempt, it *engine.Item) sqssend.Message {
-			m := sqssend.Message{Body: it.Body}
+			m := sqssend.Message{Body: it.Body, AsSent: true}
 			if fifo {
-				// EventBridge's deduplication id for FIFO targets is not
-				// documented; the event id makes a retried send of the same
-				// event a duplicate.
-				m.MessageGroupID, m.DeduplicationID = group, it.ID
+				m.MessageGroupID = group
 			}
 			return m
 		},
@@ -127,7 +129,8 @@ func sqsTarget(queues sqssend.Queues, queueArn, group string) sqssend.Destinatio
 }
 
 // sqsFailure names a failed send to an SQS target as EventBridge reports
-// it: the code of a dead letter's ERROR_CODE, and what SQS would say.
+// it: the code of a dead letter's ERROR_CODE, and what SQS would say. SQS's
+// own answers are passed on as the Java SDK renders them.
 func sqsFailure(c sqssend.Cause, err error, queueArn string) (code, message string) {
 	switch c {
 	case sqssend.CauseTooLarge:
@@ -136,7 +139,6 @@ func sqsFailure(c sqssend.Cause, err error, queueArn string) (code, message stri
 		return retry.CodeSDKClientError, sqssend.TooLargeMessage(err) +
 			" (Service: AmazonSQS; Status Code: 400; Error Code: InvalidParameterValue)"
 	case sqssend.CauseQueueMissing:
-		// SQS's answer as EventBridge passes it on (the Java SDK's rendering).
 		return retry.CodeNoResource, "The specified queue does not exist or you do not have access to it. " +
 			"(Service: AmazonSQS; Status Code: 400; Error Code: AWS.SimpleQueueService.NonExistentQueue)"
 	case sqssend.CauseTimeout:
@@ -144,7 +146,27 @@ func sqsFailure(c sqssend.Cause, err error, queueArn string) (code, message stri
 	case sqssend.CauseUnreachable:
 		return retry.CodeConnectionFailure, "Unable to connect to SQS to send the message to " + queueArn + "."
 	}
-	return retry.CodeInternalError, "SQS failed to accept the message for " + queueArn + "."
+	name, text, answered := sqssend.Answer(err)
+	if !answered {
+		return retry.CodeInternalError, "SQS failed to accept the message for " + queueArn + "."
+	}
+	status := sqssend.StatusOf(err)
+	if status == 0 {
+		// A batch entry's refusal carries no status of its own.
+		status = http.StatusBadRequest
+		if c != sqssend.CauseRejected {
+			status = http.StatusInternalServerError
+		}
+	}
+	// A refusal (InvalidParameterValue: a FIFO queue without content-based
+	// deduplication) is a client error, dead-lettered without retries as
+	// every 4xx of a target is (SDK_CLIENT_ERROR); throttling and server
+	// errors are retried.
+	code = retry.CodeForStatus(status)
+	if c == sqssend.CauseThrottled {
+		code = retry.CodeThrottling
+	}
+	return code, fmt.Sprintf("%s (Service: AmazonSQS; Status Code: %d; Error Code: %s)", text, status, name)
 }
 
 // renderGuard reports an event whose target input could not be built (an

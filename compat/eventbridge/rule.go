@@ -1,6 +1,7 @@
 package eventbridge
 
 import (
+	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
 	"github.com/gridbridge/gridbridge/compat/aws/scheduleexpr"
 	"github.com/gridbridge/gridbridge/compat/eventbridge/pattern"
 	"github.com/gridbridge/gridbridge/emulator/engine"
@@ -26,6 +27,9 @@ type rule struct {
 	description  *string
 	roleArn      *string
 	createdBy    string
+	// managedBy is the service that manages the rule (an archive's rule),
+	// nil for the caller's own rules.
+	managedBy *string
 	// targets in the order they were first put.
 	targets []*target
 
@@ -38,6 +42,20 @@ type rule struct {
 }
 
 func (r *rule) enabled() bool { return r.state != stateDisabled }
+
+// refuseManaged refuses a change to a managed rule, as AWS does: force
+// lets DeleteRule and RemoveTargets through (overridable), nothing lets
+// PutRule, PutTargets, EnableRule, DisableRule or tagging through.
+func (r *rule) refuseManaged(overridable, force bool) error {
+	if r.managedBy == nil || (overridable && force) {
+		return nil
+	}
+	if overridable {
+		// AWS's words.
+		return awsjson.NewError(awsjson.CodeManagedRule, r.name+" is a managed rule. Set 'force' parameter to true to override.")
+	}
+	return awsjson.NewError(awsjson.CodeManagedRule, r.name+" is a managed rule and is changed only by "+*r.managedBy+".")
+}
 
 func (r *rule) target(id string) (*target, int) {
 	for i, t := range r.targets {
@@ -74,6 +92,6 @@ func (r *rule) stopSchedule() {
 func (r *rule) item() ruleItem {
 	return ruleItem{
 		Name: r.name, Arn: r.arn, EventPattern: r.eventPattern, ScheduleExpression: r.scheduleExpr,
-		State: r.state, Description: r.description, RoleArn: r.roleArn, EventBusName: r.bus.name,
+		State: r.state, Description: r.description, RoleArn: r.roleArn, ManagedBy: r.managedBy, EventBusName: r.bus.name,
 	}
 }

@@ -63,7 +63,9 @@ func (t *tenant) shutdownLocked() []string {
 		for _, r := range b.rules {
 			r.stopSchedule()
 			for _, tg := range r.targets {
-				routes = append(routes, tg.routeID)
+				if tg.routeID != "" { // an archive's target has no route
+					routes = append(routes, tg.routeID)
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package eventbridge
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -72,6 +73,13 @@ func checkRange(v *awsjson.Violations, value *int32, path string, lo, hi int) {
 	}
 	if int(*value) > hi {
 		v.Add(ptr(itoa(int(*value))), path, awsjson.MaxValue(hi))
+	}
+}
+
+// checkState validates a State member against its enum.
+func checkState(v *awsjson.Violations, value *string, states []string) {
+	if value != nil && !slices.Contains(states, *value) {
+		v.Add(value, "state", awsjson.Enum(states...))
 	}
 }
 

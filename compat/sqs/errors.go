@@ -30,11 +30,12 @@ func (e *apiError) Error() string { return e.QueryCode + ": " + e.Message }
 
 func (e *apiError) Unwrap() error { return e.cause }
 
-// ErrorCode, ErrorMessage and ErrorFault make an SQS error read, to the AWS
+// ErrorCode, ErrorMessage, ErrorFault and HTTPStatusCode make an SQS error read, to the AWS
 // faces that send to these queues, as the SDK reports SQS's answer
 // (smithy.APIError): by its query code.
 func (e *apiError) ErrorCode() string    { return e.QueryCode }
 func (e *apiError) ErrorMessage() string { return e.Message }
+func (e *apiError) HTTPStatusCode() int  { return e.Status }
 func (e *apiError) ErrorFault() smithy.ErrorFault {
 	if e.Sender {
 		return smithy.FaultClient

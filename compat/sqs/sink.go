@@ -31,7 +31,12 @@ const senderID = "AIDAGRIDBRIDGEEMULATOR"
 // group lands in group "dead-letters"; without a deduplication id it is
 // deduplicated on a SHA-256 of its body.
 //
-// A malformed ARN, or a message SQS would refuse (too large, bad
+// A message sent AsSent goes as SQS's SendMessage would take it: nothing is
+// filled in, and a refusal is SQS's answer (sqssend.Answer reads its code
+// and message). A FIFO queue created for one has content-based
+// deduplication, which is what EventBridge asks of a FIFO target's queue.
+//
+// A malformed ARN, or any other message SQS would refuse (too large, bad
 // characters), fails with engine.ErrDestinationNotFound: retrying cannot
 // help. One larger than the queue's MaximumMessageSize fails with
 // sqssend.ErrMessageTooLarge too, and the SQS error SQS would answer.
@@ -42,25 +47,34 @@ func (s *Store) Send(_ context.Context, m sqssend.Message) error {
 	}
 	q := s.queue(k)
 	if q == nil {
-		if q, err = s.createQueue(k, nil, nil, true); err != nil {
+		var attrs map[string]string
+		if m.AsSent && k.fifo() {
+			attrs = map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true"}
+		}
+		if q, err = s.createQueue(k, attrs, nil, true); err != nil {
 			return fmt.Errorf("sqs: creating %s: %w: %w", m.QueueArn, err, engine.ErrDestinationNotFound)
 		}
 	}
 	in := sendInput{body: string(m.Body), attrs: toAttributeValues(m.Attributes), senderID: senderID}
 	if q.fifo() {
-		in.group = cmp.Or(m.MessageGroupID, defaultMessageGroupID)
-		in.dedupID = m.DeduplicationID
-		if in.dedupID == "" {
-			sum := sha256.Sum256(m.Body)
-			in.dedupID = hex.EncodeToString(sum[:])
+		in.group, in.dedupID = m.MessageGroupID, m.DeduplicationID
+		if !m.AsSent {
+			in.group = cmp.Or(in.group, defaultMessageGroupID)
+			if in.dedupID == "" {
+				sum := sha256.Sum256(m.Body)
+				in.dedupID = hex.EncodeToString(sum[:])
+			}
 		}
 	}
 	if _, err := q.send(in); err != nil {
 		var apiErr *apiError
-		if errors.As(err, &apiErr) {
-			return fmt.Errorf("sqs: %s refused the message: %w: %w", m.QueueArn, err, engine.ErrDestinationNotFound)
+		if !errors.As(err, &apiErr) {
+			return err
 		}
-		return err
+		if m.AsSent {
+			return fmt.Errorf("sqs: %s refused the message: %w", m.QueueArn, err)
+		}
+		return fmt.Errorf("sqs: %s refused the message: %w: %w", m.QueueArn, err, engine.ErrDestinationNotFound)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ const (
 	CodeLimitExceeded          = "LimitExceededException"
 	CodeInvalidEventPattern    = "InvalidEventPatternException"
 	CodeIllegalStatus          = "IllegalStatusException"
+	CodeManagedRule            = "ManagedRuleException"
 	CodeConcurrentModification = "ConcurrentModificationException"
 	CodeInternal               = "InternalException"
 	CodeSerialization          = "SerializationException"

@@ -18,6 +18,14 @@ type Message struct {
 	// MessageGroupID and DeduplicationID apply to FIFO queues only.
 	MessageGroupID  string
 	DeduplicationID string
+	// AsSent sends the message with only the ids above, as the cloud's own
+	// SendMessage would: on a FIFO queue without content-based
+	// deduplication, a message without a DeduplicationID is refused with
+	// SQS's InvalidParameterValue. Without it the queues fill in what a
+	// FIFO queue needs (a group, a hash of the body), as GridBridge's dead
+	// letters, written where the cloud's internals are not documented,
+	// expect.
+	AsSent bool
 	// EventIDs are the events the message carries, for the journal; queues
 	// ignore them.
 	EventIDs []string

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
@@ -166,9 +167,14 @@ func (s *Sink) writeBatch(ctx context.Context, msgs []sqssend.Message) []error {
 		if err != nil || i < 0 || i >= len(errs) {
 			continue
 		}
-		// A refused entry is retried on the engine's schedule, like a
-		// failed SendMessage.
-		errs[i] = fmt.Errorf("sqssink: sending to %s: %s: %s", dest, aws.ToString(f.Code), aws.ToString(f.Message))
+		// A refused entry fails as the same SendMessage would: with the
+		// server's code and message, its fault the sender's when the server
+		// says so (sqssend.CauseOf reads it).
+		refused := &smithy.GenericAPIError{Code: aws.ToString(f.Code), Message: aws.ToString(f.Message), Fault: smithy.FaultServer}
+		if f.SenderFault {
+			refused.Fault = smithy.FaultClient
+		}
+		errs[i] = fmt.Errorf("sqssink: sending to %s: %w", dest, refused)
 	}
 	return errs
 }

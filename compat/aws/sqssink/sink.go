@@ -72,10 +72,20 @@ type queue struct {
 // fifoIDs are the message group and deduplication id m is sent with to q:
 // none for a standard queue; on a FIFO queue the message's own (or the
 // default group), and without content-based deduplication a hash of the
-// body when it has no deduplication id.
+// body when it has no deduplication id. A message sent AsSent carries its
+// own ids only, so the server answers as it answers such a SendMessage.
 func (q *queue) fifoIDs(m sqssend.Message) (group, dedup *string) {
 	if !q.fifo {
 		return nil, nil
+	}
+	if m.AsSent {
+		if m.MessageGroupID != "" {
+			group = aws.String(m.MessageGroupID)
+		}
+		if m.DeduplicationID != "" {
+			dedup = aws.String(m.DeduplicationID)
+		}
+		return group, dedup
 	}
 	group = aws.String(cmp.Or(m.MessageGroupID, defaultMessageGroupID))
 	switch {
