@@ -190,7 +190,12 @@ func BenchmarkPendingRSS100k(b *testing.B) {
 // cpuSeconds is the CPU time the process has used (user and system), so a
 // memory setting's cost in collection work shows beside what it saves.
 func cpuSeconds(b testing.TB, proc *testbinary.Process) float64 {
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(proc.Cmd.Process.Pid), "stat"))
+	return cpuSecondsOf(b, proc.Cmd.Process.Pid)
+}
+
+// cpuSecondsOf is cpuSeconds of the process pid.
+func cpuSecondsOf(b testing.TB, pid int) float64 {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
 		b.Fatalf("reading the emulator's CPU time: %v", err)
 	}

@@ -65,7 +65,7 @@ func (s *Server) newFaces() ([]face, error) {
 		Engine: s.engine, Sources: queues.Sources(), SQSEndpoint: s.opts.SQSEndpoint, SQS: queues.Queues(),
 		EventBridge: buses, APIDestinations: buses.ResolveAPIDestination, HTTPClient: client, Log: s.log,
 	})
-	s.pipes = pipeline
+	s.pipes, s.sqs = pipeline, queues
 	// Resource groups, subscriptions, tenants and providers: its matcher
 	// takes only those paths, so it goes last. Pipes goes before
 	// Scheduler, whose /tags/ paths would take a pipe's.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/pipes"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/httpjson"
 	"github.com/gridbridge/gridbridge/internal/jsonerr"
@@ -297,12 +298,13 @@ func (s *Server) waitForEntries(r *http.Request, f engine.Filter) ([]engine.Entr
 // MetricsView is GET /_emulator/metrics: the engine's routes (event
 // subscriptions, rule targets, push subscriptions, subscribers), the
 // Event Grid namespaces' queue (pull) subscriptions and the EventBridge
-// pipes.
+// pipes, and the queues of GridBridge's own SQS (none with --sqs-endpoint).
 type MetricsView struct {
 	Journal engine.Stats             `json:"journal"`
 	Routes  []engine.RouteMetrics    `json:"routes"`
 	Queues  []eventgrid.QueueMetrics `json:"queues"`
 	Pipes   []pipes.Metrics          `json:"pipes"`
+	SQS     []sqs.QueueMetrics       `json:"sqs"`
 }
 
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
@@ -328,6 +330,11 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		if routeMatches(f, m.Route, m.Labels) {
 			view.Pipes = append(view.Pipes, m)
 		}
+	}
+	// Queues are not routes: a route or label filter leaves them out.
+	view.SQS = []sqs.QueueMetrics{}
+	if f.Route == "" && len(f.Labels) == 0 {
+		view.SQS = append(view.SQS, s.sqs.Metrics()...)
 	}
 	httpjson.Write(w, http.StatusOK, view)
 }

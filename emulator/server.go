@@ -24,6 +24,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid"
 	"github.com/gridbridge/gridbridge/compat/pipes"
 	"github.com/gridbridge/gridbridge/compat/resourcemanager"
+	"github.com/gridbridge/gridbridge/compat/sqs"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 	"github.com/gridbridge/gridbridge/emulator/ui"
@@ -48,9 +49,10 @@ type Server struct {
 	// (GET /_emulator/info); empty means the in-memory default.
 	storageAccounts []string
 	// eventGrid lists namespace queue subscriptions' metrics beside the
-	// engine's routes, pipes its pipes'.
+	// engine's routes, pipes its pipes', sqs its own queues'.
 	eventGrid *eventgrid.Face
 	pipes     *pipes.Service
+	sqs       *sqs.Service
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -24,6 +25,7 @@ const account, region = facetest.AWSAccount, facetest.AWSRegion
 // with an SDK client pointed at it as users point theirs.
 type harness struct {
 	*facetest.AWSFace
+	svc    *sqs.Service
 	store  *sqs.Store
 	client *sqssdk.Client
 }
@@ -33,7 +35,7 @@ func newHarness(t testing.TB) *harness {
 	h := &harness{}
 	h.AWSFace = facetest.NewAWSFace(t, func(env *facetest.Env) {
 		svc := sqs.New(sqs.Config{Clock: env.Clock})
-		h.store = svc.Store()
+		h.svc, h.store = svc, svc.Store()
 		svc.Register(env.Router)
 	})
 	h.client = h.clientFor(account, region)
@@ -102,6 +104,18 @@ func (h *harness) longPoll(url string) <-chan []types.Message {
 		done <- out.Messages
 	}()
 	return done
+}
+
+// awaitWaiting returns once n long polls wait on the queue named name.
+func (h *harness) awaitWaiting(name string, n int) {
+	h.T.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for h.store.Waiting(name) < n {
+		if time.Now().After(deadline) {
+			h.T.Fatalf("%d long polls wait on %s, want %d", h.store.Waiting(name), name, n)
+		}
+		time.Sleep(time.Millisecond) // the poll's request is on its way
+	}
 }
 
 // receive takes up to max messages without waiting, with every attribute.

@@ -20,6 +20,10 @@ func (s *Service) RegisterInspection(r *mux.Router) {
 	r.HandleFunc("/sqs/messages", s.handleMessages).Methods(http.MethodGet)
 }
 
+// Metrics returns the books of GridBridge's own queues, none with an
+// endpoint (that server keeps its own).
+func (s *Service) Metrics() []QueueMetrics { return s.store.Metrics() }
+
 // MessageView is one message of GridBridge's own SQS, as
 // GET /_emulator/sqs/messages shows it.
 type MessageView struct {
@@ -42,13 +46,18 @@ func (s *Service) handleQueues(w http.ResponseWriter, _ *http.Request) {
 	if !s.storeOrConflict(w) {
 		return
 	}
+	// messages counts every message held, as /sqs/messages lists them;
+	// visible, inFlight and delayed are its parts that matter to a receive.
 	type queue struct {
 		ARN      string `json:"arn"`
 		Messages int    `json:"messages"`
+		Visible  int    `json:"visible"`
+		InFlight int    `json:"inFlight"`
+		Delayed  int    `json:"delayed"`
 	}
 	out := []queue{}
-	for _, arn := range s.store.Queues() {
-		out = append(out, queue{ARN: arn, Messages: len(s.store.Messages(arn))})
+	for _, m := range s.store.Metrics() {
+		out = append(out, queue{ARN: m.ARN, Messages: len(s.store.Messages(m.ARN)), Visible: m.Visible, InFlight: m.InFlight, Delayed: m.Delayed})
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"queues": out})
 }

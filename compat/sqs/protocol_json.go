@@ -12,7 +12,9 @@ const jsonContentType = "application/x-amz-json-1.0"
 
 func writeJSONResult(w http.ResponseWriter, requestID string, result any) {
 	body := []byte("{}")
-	if result != nil {
+	if a, ok := result.(jsonAppender); ok {
+		body = a.appendJSON(make([]byte, 0, 512))
+	} else if result != nil {
 		b, err := json.Marshal(result)
 		if err != nil {
 			writeJSONError(w, requestID, errInternal("GridBridge could not encode the response: %v", err))

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,14 +15,94 @@ import (
 
 const queryNamespace = "http://queue.amazonaws.com/doc/2012-11-05/"
 
-// decodeQuery fills the struct v points to from form parameters.
+// decodeQuery fills the struct v points to from form parameters. The form
+// is indexed by its dotted names once, so decoding costs the request's size:
+// looking each list's members up among every parameter would cost its
+// square (a batch naming thousands of entries).
 func decodeQuery(form url.Values, v any) error {
-	return decodeQueryInto(form, "", reflect.ValueOf(v).Elem())
+	return decodeQueryInto(indexForm(form), reflect.ValueOf(v).Elem())
+}
+
+// formNode is one dotted name's parameter (values, when the form has it)
+// and the names that continue it: "Entry.1.Id" is root → "Entry" → "1" → "Id".
+type formNode struct {
+	values   []string
+	children map[string]*formNode
+}
+
+func indexForm(form url.Values) *formNode {
+	root := &formNode{}
+	for key, values := range form {
+		n := root
+		for part := range strings.SplitSeq(key, ".") {
+			n = n.child(part, true)
+		}
+		n.values = values
+	}
+	return root
+}
+
+// child returns the node of name under n: nil when absent, unless create.
+func (n *formNode) child(name string, create bool) *formNode {
+	if n == nil {
+		return nil
+	}
+	c := n.children[name]
+	if c == nil && create {
+		if n.children == nil {
+			n.children = map[string]*formNode{}
+		}
+		c = &formNode{}
+		n.children[name] = c
+	}
+	return c
+}
+
+// at returns the node of a dotted path under n, nil when absent.
+func (n *formNode) at(path ...string) *formNode {
+	for _, p := range path {
+		n = n.child(p, false)
+	}
+	return n
+}
+
+// has reports whether the form has the parameter n names.
+func (n *formNode) has() bool { return n != nil && n.values != nil }
+
+// get is the parameter's first value, "" when absent (as url.Values.Get).
+func (n *formNode) get() string {
+	if n == nil || len(n.values) == 0 {
+		return ""
+	}
+	return n.values[0]
+}
+
+// members returns the list members under n (the N of every parameter
+// named key.N or key.N.*, N > 0), in order, each with its node.
+func (n *formNode) members() []*formNode {
+	if n == nil {
+		return nil
+	}
+	var nums []int
+	for name := range n.children {
+		if num, err := strconv.Atoi(name); err == nil && num > 0 {
+			nums = append(nums, num)
+		}
+	}
+	slices.Sort(nums)
+	nums = slices.Compact(nums) // "1" and "01" are one member
+	out := make([]*formNode, len(nums))
+	for i, num := range nums {
+		// Looked up by its canonical spelling, as the members were always
+		// read: "01" counts as member 1 but "1" is what is read.
+		out[i] = n.child(strconv.Itoa(num), false)
+	}
+	return out
 }
 
 var attributeValueType = reflect.TypeOf(AttributeValue{})
 
-func decodeQueryInto(form url.Values, prefix string, v reflect.Value) error {
+func decodeQueryInto(node *formNode, v reflect.Value) error {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -30,34 +110,34 @@ func decodeQueryInto(form url.Values, prefix string, v reflect.Value) error {
 		if q := f.Tag.Get("q"); q != "" {
 			name = q
 		}
-		key := prefix + name
+		param := node.child(name, false)
 		fv := v.Field(i)
 		switch {
 		case f.Anonymous && f.Type.Kind() == reflect.Struct:
 			// An embedded group of members (queueURLInput, messageInput):
 			// its members are the input's own, as in the JSON protocol.
-			if err := decodeQueryInto(form, prefix, fv); err != nil {
+			if err := decodeQueryInto(node, fv); err != nil {
 				return err
 			}
 		case f.Type.Kind() == reflect.String:
-			fv.SetString(form.Get(key))
+			fv.SetString(param.get())
 		case f.Type == reflect.TypeOf((*string)(nil)):
-			if form.Has(key) {
-				s := form.Get(key)
+			if param.has() {
+				s := param.get()
 				fv.Set(reflect.ValueOf(&s))
 			}
 		case f.Type == reflect.TypeOf((*int)(nil)):
-			if form.Has(key) {
-				n, err := strconv.Atoi(form.Get(key))
+			if param.has() {
+				n, err := strconv.Atoi(param.get())
 				if err != nil {
-					return errInvalidParameter("Value %s for parameter %s is invalid. Reason: must be an integer.", form.Get(key), name)
+					return errInvalidParameter("Value %s for parameter %s is invalid. Reason: must be an integer.", param.get(), name)
 				}
 				fv.Set(reflect.ValueOf(&n))
 			}
 		case f.Type == reflect.TypeOf([]string(nil)):
 			var list []string
-			for _, n := range indices(form, key) {
-				list = append(list, form.Get(key+"."+strconv.Itoa(n)))
+			for _, m := range param.members() {
+				list = append(list, m.get())
 			}
 			fv.Set(reflect.ValueOf(list))
 		case f.Type == reflect.TypeOf(map[string]string(nil)):
@@ -66,41 +146,39 @@ func decodeQueryInto(form url.Values, prefix string, v reflect.Value) error {
 				k = "Key"
 			}
 			var m map[string]string
-			for _, n := range indices(form, key) {
-				p := key + "." + strconv.Itoa(n) + "."
+			for _, e := range param.members() {
 				if m == nil {
 					m = map[string]string{}
 				}
-				m[form.Get(p+k)] = form.Get(p + "Value")
+				m[e.at(k).get()] = e.at("Value").get()
 			}
 			fv.Set(reflect.ValueOf(m))
 		case f.Type == reflect.MapOf(reflect.TypeOf(""), attributeValueType):
 			var m map[string]AttributeValue
-			for _, n := range indices(form, key) {
-				p := key + "." + strconv.Itoa(n) + "."
-				a := AttributeValue{DataType: form.Get(p + "Value.DataType")}
-				if form.Has(p + "Value.StringValue") {
-					s := form.Get(p + "Value.StringValue")
+			for _, e := range param.members() {
+				a := AttributeValue{DataType: e.at("Value", "DataType").get()}
+				if sv := e.at("Value", "StringValue"); sv.has() {
+					s := sv.get()
 					a.StringValue = &s
 				}
-				if form.Has(p + "Value.BinaryValue") {
-					b, err := base64.StdEncoding.DecodeString(form.Get(p + "Value.BinaryValue"))
+				if bv := e.at("Value", "BinaryValue"); bv.has() {
+					b, err := base64.StdEncoding.DecodeString(bv.get())
 					if err != nil {
-						return errInvalidParameter("The binary value of message attribute %s is not valid base64.", form.Get(p+"Name"))
+						return errInvalidParameter("The binary value of message attribute %s is not valid base64.", e.at("Name").get())
 					}
 					a.BinaryValue = b
 				}
 				if m == nil {
 					m = map[string]AttributeValue{}
 				}
-				m[form.Get(p+"Name")] = a
+				m[e.at("Name").get()] = a
 			}
 			fv.Set(reflect.ValueOf(m))
 		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct:
-			ns := indices(form, key)
-			list := reflect.MakeSlice(f.Type, len(ns), len(ns))
-			for j, n := range ns {
-				if err := decodeQueryInto(form, key+"."+strconv.Itoa(n)+".", list.Index(j)); err != nil {
+			members := param.members()
+			list := reflect.MakeSlice(f.Type, len(members), len(members))
+			for j, m := range members {
+				if err := decodeQueryInto(m, list.Index(j)); err != nil {
 					return err
 				}
 			}
@@ -108,27 +186,6 @@ func decodeQueryInto(form url.Values, prefix string, v reflect.Value) error {
 		}
 	}
 	return nil
-}
-
-// indices returns the N of every parameter named key.N or key.N.*, sorted.
-func indices(form url.Values, key string) []int {
-	seen := map[int]bool{}
-	p := key + "."
-	for k := range form {
-		if !strings.HasPrefix(k, p) {
-			continue
-		}
-		num, _, _ := strings.Cut(k[len(p):], ".")
-		if n, err := strconv.Atoi(num); err == nil && n > 0 {
-			seen[n] = true
-		}
-	}
-	out := make([]int, 0, len(seen))
-	for n := range seen {
-		out = append(out, n)
-	}
-	sort.Ints(out)
-	return out
 }
 
 func writeQueryResult(w http.ResponseWriter, action, requestID string, result any) {

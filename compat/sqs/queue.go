@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // Queue is one SQS queue. Its mutex guards everything below it; a Queue's
@@ -39,6 +41,16 @@ type Queue struct {
 	// wake is closed when messages may have become available; nil when no
 	// receiver waits.
 	wake chan struct{}
+	// waiters counts the long polls waiting on wake. While there are any,
+	// expiry is a clock timer at the next time a delayed or in-flight
+	// message becomes visible (expiryAt), which closes wake: one timer per
+	// queue, whatever the number of polls, and none without them.
+	waiters  int
+	expiry   engine.Timer
+	expiryAt time.Time
+	// The queue's books (metrics.go): every message that arrived is
+	// counted once where it left, or among those it holds.
+	counts ledger
 	// watchers are the readers told alongside waiting receivers (a pipe
 	// reading the queue as its source); the store keeps the list.
 	watchers []*watch
@@ -65,12 +77,73 @@ func (q *Queue) fifo() bool { return q.key.fifo() }
 
 // notifyLocked wakes waiting receivers and tells the queue's watchers.
 func (q *Queue) notifyLocked() {
+	q.wakeReceiversLocked()
+	for _, w := range q.watchers {
+		w.wake()
+	}
+}
+
+// wakeReceiversLocked wakes the long polls waiting on the queue.
+func (q *Queue) wakeReceiversLocked() {
 	if q.wake != nil {
 		close(q.wake)
 		q.wake = nil
 	}
-	for _, w := range q.watchers {
-		w.wake()
+}
+
+// nextExpiryLocked is the earliest time a delayed or in-flight message
+// becomes visible, zero when none is waiting for its time.
+func (q *Queue) nextExpiryLocked(now time.Time) time.Time {
+	if !q.fifo() {
+		if len(q.timed) == 0 {
+			return time.Time{}
+		}
+		return q.timed[0].visibleAt
+	}
+	var next time.Time
+	for _, m := range q.order {
+		if !m.deleted && m.visibleAt.After(now) && (next.IsZero() || m.visibleAt.Before(next)) {
+			next = m.visibleAt
+		}
+	}
+	return next
+}
+
+// armExpiryLocked makes sure the waiting receivers are woken when the next
+// delayed or in-flight message becomes visible, on the emulator clock (a
+// virtual clock's advance fires it). A timer already armed no later than
+// that is kept: when it fires, the receivers look again and re-arm.
+func (q *Queue) armExpiryLocked(now time.Time) {
+	next := q.nextExpiryLocked(now)
+	if next.IsZero() {
+		return
+	}
+	if q.expiry != nil && !q.expiryAt.After(next) {
+		return
+	}
+	if q.expiry != nil {
+		q.expiry.Stop()
+	}
+	q.expiryAt = next
+	var timer engine.Timer
+	timer = q.store.clock.AfterFunc(next.Sub(now), func() {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if q.expiry == timer {
+			q.expiry, q.expiryAt = nil, time.Time{}
+		}
+		q.wakeReceiversLocked()
+	})
+	q.expiry = timer
+}
+
+// leaveWaitLocked counts a long poll out of the waiters; the last one
+// stops the expiry timer, which nobody needs any more.
+func (q *Queue) leaveWaitLocked() {
+	q.waiters--
+	if q.waiters == 0 && q.expiry != nil {
+		q.expiry.Stop()
+		q.expiry, q.expiryAt = nil, time.Time{}
 	}
 }
 
@@ -236,6 +309,7 @@ func validAttributeName(name string) bool {
 
 // enqueueLocked adds a new message (its visibleAt set) to the queue.
 func (q *Queue) enqueueLocked(m *message, now time.Time) {
+	q.counts.arrived++
 	q.seq++
 	m.seq = q.seq
 	q.byID[m.id] = m
@@ -268,11 +342,13 @@ func (q *Queue) gcDedupLocked(now time.Time) {
 	q.nextDedupGC = now.Add(time.Minute)
 }
 
-// removeLocked deletes m from the queue.
-func (q *Queue) removeLocked(m *message) {
+// removeLocked deletes m from the queue, counting it in left (one of the
+// queue's ledger counters).
+func (q *Queue) removeLocked(m *message, left *uint64) {
 	if m.deleted {
 		return
 	}
+	*left++
 	m.deleted = true
 	delete(q.byID, m.id)
 	if m.heapIndex >= 0 {
@@ -302,24 +378,34 @@ type receiveInput struct {
 	wait       *time.Duration // nil: the queue's ReceiveMessageWaitTimeSeconds
 }
 
-// pollInterval is how often a long-polling receive looks again while the
-// queue holds delayed or in-flight messages, whose time comes with the
-// emulator clock (which may be virtual and moved by a test) rather than
-// with a send.
-const pollInterval = 10 * time.Millisecond
-
 // receive takes up to in.max visible messages, waiting up to the wait time
-// (real time) for the first.
+// (real time) for the first. A waiting receive is woken by a send, a
+// visibility change, the queue's deletion, or the clock timer at the next
+// visibility or delay expiry (armExpiryLocked); it never polls. A client
+// gone (its request's context done) takes nothing: messages handed to a
+// closed connection would sit in flight with nobody to see them.
 func (q *Queue) receive(ctx context.Context, in receiveInput) []received {
-	var timeout *time.Timer
+	var timeout <-chan time.Time
+	waiting := false
+	defer func() {
+		if waiting {
+			q.mu.Lock()
+			q.leaveWaitLocked()
+			q.mu.Unlock()
+		}
+	}()
 	for {
 		q.mu.Lock()
+		if ctx.Err() != nil || q.gone {
+			q.mu.Unlock()
+			return nil
+		}
 		wait := q.cfg.receiveWait
 		if in.wait != nil {
 			wait = *in.wait
 		}
 		out, moves := q.takeLocked(in)
-		if len(out) > 0 || wait <= 0 || q.gone || ctx.Err() != nil {
+		if len(out) > 0 || wait <= 0 {
 			q.mu.Unlock()
 			q.store.redrive(moves)
 			return out
@@ -328,24 +414,23 @@ func (q *Queue) receive(ctx context.Context, in receiveInput) []received {
 			q.wake = make(chan struct{})
 		}
 		wake := q.wake
-		pending := len(q.timed) > 0 || len(q.order) > 0
+		if !waiting {
+			waiting = true
+			q.waiters++
+		}
+		q.armExpiryLocked(q.store.clock.Now())
 		q.mu.Unlock()
 		q.store.redrive(moves)
 		if timeout == nil {
-			// The long poll is the client's own real-time wait.
-			timeout = time.NewTimer(wait)
-			defer timeout.Stop()
-		}
-		var tick <-chan time.Time
-		if pending {
-			t := time.NewTimer(pollInterval)
-			tick = t.C
+			// The long poll is the client's own real-time wait: one timer
+			// for the whole call.
+			t := time.NewTimer(wait)
 			defer t.Stop()
+			timeout = t.C
 		}
 		select {
 		case <-wake:
-		case <-tick:
-		case <-timeout.C:
+		case <-timeout:
 			return nil
 		case <-ctx.Done():
 			return nil
@@ -373,11 +458,11 @@ func (q *Queue) takeLocked(in receiveInput) ([]received, []move) {
 	var moves []move
 	take := func(m *message) bool {
 		if !now.Before(m.sent.Add(q.cfg.retention)) {
-			q.removeLocked(m) // past MessageRetentionPeriod
+			q.removeLocked(m, &q.counts.expired) // past MessageRetentionPeriod
 			return false
 		}
 		if r := q.cfg.redrive; r != nil && m.receiveCount >= r.MaxReceiveCount && q.store.exists(r.DeadLetterTargetArn) {
-			q.removeLocked(m)
+			q.removeLocked(m, &q.counts.deadLettered)
 			moves = append(moves, move{m: m, target: r.DeadLetterTargetArn, source: q.arn})
 			return false
 		}
@@ -388,6 +473,9 @@ func (q *Queue) takeLocked(in receiveInput) ([]received, []move) {
 		q.nonce++
 		m.receipt = receiptHandle(q.key.name, m.id, q.nonce)
 		m.visibleAt = now.Add(vt)
+		if out == nil {
+			out = make([]received, 0, in.max) // grown once, not doubled
+		}
 		out = append(out, q.snapshotLocked(m))
 		return true
 	}
@@ -516,11 +604,12 @@ func parseReceipt(handle string) (queue, id string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
-	parts := strings.Split(string(b), "\x00")
-	if len(parts) != 3 {
+	queue, rest, ok1 := strings.Cut(string(b), "\x00")
+	id, nonce, ok2 := strings.Cut(rest, "\x00")
+	if !ok1 || !ok2 || strings.Contains(nonce, "\x00") {
 		return "", "", false
 	}
-	return parts[0], parts[1], true
+	return queue, id, true
 }
 
 // deleteMessage deletes the message a receipt handle names. A handle of a
@@ -532,7 +621,7 @@ func (q *Queue) deleteMessage(handle string) error {
 	}
 	q.mu.Lock()
 	if m := q.byID[id]; m != nil {
-		q.removeLocked(m)
+		q.removeLocked(m, &q.counts.deleted)
 	}
 	q.mu.Unlock()
 	return nil
@@ -570,6 +659,7 @@ func (q *Queue) changeVisibility(handle string, vt time.Duration) error {
 func (q *Queue) purge() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.counts.purged += uint64(len(q.byID))
 	q.clearLocked()
 	q.modified = q.store.clock.Now()
 }
@@ -584,18 +674,29 @@ func (q *Queue) clearLocked() {
 
 // countsLocked returns how many messages are visible, in flight and delayed.
 func (q *Queue) countsLocked(now time.Time) (visible, inflight, delayed int) {
+	h := q.holdingLocked(now)
+	return h.visible, h.inflight, h.delayed
+}
+
+// holding is what a queue holds at one instant. Past its retention period
+// a message is gone for SQS but still held until a receive meets it.
+type holding struct{ visible, inflight, delayed, pastRetention int }
+
+func (q *Queue) holdingLocked(now time.Time) holding {
+	var h holding
 	for _, m := range q.byID {
 		switch {
 		case !now.Before(m.sent.Add(q.cfg.retention)):
+			h.pastRetention++
 		case !m.visibleAt.After(now):
-			visible++
+			h.visible++
 		case m.receiveCount > 0:
-			inflight++
+			h.inflight++
 		default:
-			delayed++
+			h.delayed++
 		}
 	}
-	return visible, inflight, delayed
+	return h
 }
 
 // acceptMoved adds a message redriven from another queue: same id, body,

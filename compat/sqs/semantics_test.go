@@ -197,8 +197,41 @@ func TestLongPollWakesWhenTheClockMakesAMessageVisible(t *testing.T) {
 	url := h.createQueue("poll-delay", map[string]string{"DelaySeconds": "60"})
 	h.send(url, "later")
 	done := h.longPoll(url)
+	h.awaitWaiting("poll-delay", 1)
 	h.Clock.Advance(time.Minute)
 	if got := <-done; !slices.Equal(bodies(got), []string{"later"}) {
 		t.Fatalf("long poll returned %v", bodies(got))
+	}
+}
+
+func TestLongPollWakesWhenAVisibilityTimeoutEnds(t *testing.T) {
+	h := startTest(t)
+	url := h.createQueue("poll-inflight", map[string]string{"VisibilityTimeout": "30"})
+	h.send(url, "again")
+	if got := h.receive(url, 1); len(got) != 1 {
+		t.Fatalf("first receive got %d messages", len(got))
+	}
+	done := h.longPoll(url)
+	h.awaitWaiting("poll-inflight", 1)
+	h.Clock.Advance(31 * time.Second)
+	if got := <-done; !slices.Equal(bodies(got), []string{"again"}) {
+		t.Fatalf("long poll returned %v", bodies(got))
+	}
+}
+
+func TestLongPollOnFIFOWakesWhenTheGroupIsFreedByTheClock(t *testing.T) {
+	h := startTest(t)
+	url := h.createQueue("poll.fifo", map[string]string{"FifoQueue": "true", "VisibilityTimeout": "30", "ContentBasedDeduplication": "true"})
+	for _, body := range []string{"first", "second"} {
+		h.send(url, body, func(in *sqssdk.SendMessageInput) { in.MessageGroupId = aws.String("g") })
+	}
+	if got := h.receive(url, 1); !slices.Equal(bodies(got), []string{"first"}) {
+		t.Fatalf("first receive got %v", bodies(got))
+	}
+	done := h.longPoll(url)
+	h.awaitWaiting("poll.fifo", 1)
+	h.Clock.Advance(31 * time.Second)
+	if got := <-done; len(got) == 0 || aws.ToString(got[0].Body) != "first" {
+		t.Fatalf("long poll returned %v, want the first message again once its visibility timeout ended", bodies(got))
 	}
 }

@@ -180,7 +180,7 @@ func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 	if jsonProtocol {
 		action = strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
 		c.decode = func(v any) error {
-			if len(bytes.TrimSpace(body)) == 0 {
+			if len(bytes.TrimSpace(body)) == 0 || decodeFast(body, v) {
 				return nil
 			}
 			if err := json.Unmarshal(body, v); err != nil {
