@@ -34,7 +34,8 @@ const (
 // net/http's writer); those messages stay in flight, and on a virtual clock
 // no visibility timeout ends by itself. So every run must end with each
 // event received by some consumer or counted in flight
-// (ApproximateNumberOfMessagesNotVisible), none visible; and advancing the
+// (ApproximateNumberOfMessagesNotVisible, and inFlight in GET
+// /_emulator/sqs), none visible; and advancing the
 // clock past the visibility timeout must bring every one in flight back, to
 // be received: in the end each event is received exactly once.
 func TestSoakSQSFourConsumersNothingStranded(t *testing.T) {
@@ -45,7 +46,7 @@ func TestSoakSQSFourConsumersNothingStranded(t *testing.T) {
 	stranded := 0
 	for run := range consumerRuns {
 		name := fmt.Sprintf("run-%03d", run)
-		url := consumersRun(t, ctx, emu, eb, q, name)
+		url, arn := consumersRun(t, ctx, emu, eb, q, name)
 		want := putRunEvents(t, ctx, eb, name)
 		waitQueued(t, emu, name, len(want))
 
@@ -53,6 +54,9 @@ func TestSoakSQSFourConsumersNothingStranded(t *testing.T) {
 		visible, inFlight := queueCounts(t, ctx, q, url)
 		if visible != 0 || len(got)+inFlight != len(want) {
 			t.Fatalf("%s: %d received, %d in flight, %d visible; want the %d events received or in flight", name, len(got), inFlight, visible, len(want))
+		}
+		if shown := inspectedInFlight(t, emu, arn); shown != inFlight {
+			t.Fatalf("%s: /_emulator/sqs shows %d in flight, GetQueueAttributes %d", name, shown, inFlight)
 		}
 		if inFlight > 0 {
 			stranded++
@@ -70,8 +74,8 @@ func TestSoakSQSFourConsumersNothingStranded(t *testing.T) {
 }
 
 // consumersRun makes the run's queue and a rule on the default bus sending
-// the run's events to it; it returns the queue's URL.
-func consumersRun(t *testing.T, ctx context.Context, emu *testkit.Emulator, eb *ebsdk.Client, q *sqssdk.Client, name string) string {
+// the run's events to it; it returns the queue's URL and ARN.
+func consumersRun(t *testing.T, ctx context.Context, emu *testkit.Emulator, eb *ebsdk.Client, q *sqssdk.Client, name string) (string, string) {
 	t.Helper()
 	created, err := q.CreateQueue(ctx, &sqssdk.CreateQueueInput{QueueName: aws.String(name),
 		Attributes: map[string]string{"VisibilityTimeout": strconv.Itoa(int(visibility / time.Second))}})
@@ -83,15 +87,43 @@ func consumersRun(t *testing.T, ctx context.Context, emu *testkit.Emulator, eb *
 	if err != nil {
 		t.Fatal(err)
 	}
+	arn := attrs.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
 	if _, err := eb.PutRule(ctx, &ebsdk.PutRuleInput{Name: aws.String(name), EventPattern: aws.String(`{"source":["` + name + `"]}`)}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := eb.PutTargets(ctx, &ebsdk.PutTargetsInput{Rule: aws.String(name), Targets: []ebtypes.Target{{
-		Id: aws.String("queue"), Arn: aws.String(attrs.Attributes[string(sqstypes.QueueAttributeNameQueueArn)])}}})
+		Id: aws.String("queue"), Arn: aws.String(arn)}}})
 	if err != nil || out.FailedEntryCount != 0 {
 		t.Fatalf("PutTargets: %+v %v", out, err)
 	}
-	return aws.ToString(created.QueueUrl)
+	return aws.ToString(created.QueueUrl), arn
+}
+
+// inspectedInFlight is the queue's in-flight count as GET /_emulator/sqs
+// shows it.
+func inspectedInFlight(t *testing.T, emu *testkit.Emulator, arn string) int {
+	t.Helper()
+	resp, err := emu.HTTPClient().Get(emu.URL() + "/_emulator/sqs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Queues []struct {
+			ARN      string `json:"arn"`
+			InFlight *int   `json:"inFlight"`
+		} `json:"queues"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatalf("GET /_emulator/sqs: %v", err)
+	}
+	for _, q := range out.Queues {
+		if q.ARN == arn && q.InFlight != nil {
+			return *q.InFlight
+		}
+	}
+	t.Fatalf("GET /_emulator/sqs shows no in-flight count for %s: %+v", arn, out.Queues)
+	return 0
 }
 
 // putRunEvents puts the run's events, ten a call, and returns their ids.
