@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
@@ -30,7 +29,7 @@ func TestEventBridgeFlowAgainstBinary(t *testing.T) {
 	t.Parallel()
 	endpoint := testenv.SQSEndpoint(t)
 	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--sqs-endpoint", endpoint)
-	eventBridgeFlow(t, testkit.Connect(t, proc.Endpoints["http"]), endpoint)
+	eventBridgeFlow(t, testkit.Connect(t, proc.Endpoints["http"], testkit.WithProbation()), endpoint)
 }
 
 // eventBridgeFlow: a rule with an SQS target and a failing Lambda target;
@@ -48,7 +47,7 @@ func eventBridgeFlow(t *testing.T, emu *testkit.Emulator, sqsEndpoint string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emu.AddFault(engine.Fault{Labels: map[string]string{"rule": "placed", "target": "billing"}, Status: 500, Message: "function crashed"})
+	emu.AddFault(testkit.Fault{Match: map[string]string{"rule": "placed", "target": "billing"}, Status: 500, Message: "function crashed"})
 	out, err := eb.PutTargets(ctx, &eventbridge.PutTargetsInput{Rule: aws.String("placed"), Targets: []ebtypes.Target{
 		{Id: aws.String("queue"), Arn: aws.String(target.arn)},
 		{Id: aws.String("billing"), Arn: aws.String("arn:aws:lambda:us-east-1:000000000000:function:billing"),

@@ -18,8 +18,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
-	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -48,14 +46,14 @@ const backlogEvents = 10_000
 
 func backlogEndsWithin(t *testing.T, hours int, args ...string) {
 	proc := testbinary.Start(t, args...)
-	emu := testkit.Connect(t, proc.Endpoints["http"])
+	emu := testkit.Connect(t, proc.Endpoints["http"], testkit.AsConfigured())
 	startBacklog(t, emu, failingEndpoint(t), backlogEvents)
 	start := emu.Now()
-	var m engine.RouteMetrics
+	var m testkit.RouteMetrics
 	for h := 1; h <= hours; h++ {
 		emu.Advance(time.Hour)
 		m = emu.RouteMetrics(testkit.Filter{Topic: "orders", Subscription: "audit"})
-		facetest.Accounted(t, fmt.Sprintf("after %d h", h), m)
+		accounted(t, fmt.Sprintf("after %d h", h), m)
 		if m.DeadLettered+m.Dropped == backlogEvents {
 			t.Logf("every event ended by %d h of cloud time (%d attempts)", h, m.Attempts)
 			break
@@ -133,7 +131,7 @@ func BenchmarkBacklogRSSAfter12h(b *testing.B) {
 			var pending int
 			for b.Loop() {
 				proc := testbinary.Start(b, flags...)
-				emu := testkit.Connect(b, proc.Endpoints["http"])
+				emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 				emu.Settle()
 				idle = residentMB(b, proc)
 				startBacklog(b, emu, failingEndpoint(b), backlogEvents)
@@ -170,7 +168,7 @@ func BenchmarkPendingRSS100k(b *testing.B) {
 	var pending int
 	for b.Loop() {
 		proc := testbinary.Start(b, "--clock", "virtual")
-		emu := testkit.Connect(b, proc.Endpoints["http"])
+		emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 		emu.Settle()
 		idle = residentMB(b, proc)
 		startBacklog(b, emu, failingEndpoint(b), events)
@@ -225,4 +223,12 @@ func residentMB(b testing.TB, proc *testbinary.Process) float64 {
 	}
 	b.Fatal("no VmRSS in /proc status")
 	return 0
+}
+
+// accounted fails the test when m's counters do not add up.
+func accounted(t testing.TB, when string, m testkit.RouteMetrics) {
+	t.Helper()
+	if err := m.Accounted(); err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
 }

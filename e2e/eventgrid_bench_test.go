@@ -17,7 +17,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -176,7 +175,7 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // (a POST and its answer) of the same size; the samples alternate so both
 // see the same machine. Target: p50 ratio ≤ 2.
 func BenchmarkEventGridPublishToWebhookLatency(b *testing.B) {
-	emu := testkit.Start(b, testkit.WithOptions(func(o *emulator.Options) { o.Clock = "real" }))
+	emu := testkit.Start(b, testkit.WithRealClock())
 	hook := newBenchWebhook(b, true)
 	topic := newBenchTopic(b, emu, hook.srv.URL, 1)
 	bareClient, bareURL := bareLoopback(b, func(w http.ResponseWriter, r *http.Request) {
@@ -214,7 +213,7 @@ func BenchmarkEventGridPublishToWebhookLatency(b *testing.B) {
 // requests, against a bare client posting the same 100-event batches to a
 // bare server. Target: ≥ 100,000 events/s on 2 cores.
 func BenchmarkEventGridThroughputBatch100(b *testing.B) {
-	emu := testkit.Start(b, testkit.WithOptions(func(o *emulator.Options) { o.Clock = "real"; o.JournalCap = 10_000 }))
+	emu := testkit.Start(b, testkit.WithRealClock(), testkit.WithJournalLimits(10_000, 0))
 	hook := newBenchWebhook(b, false)
 	measureBatch100Throughput(b, hook, newBenchTopic(b, emu, hook.srv.URL, 100), benchEvents)
 }
@@ -285,7 +284,7 @@ func BenchmarkEventGridMemoryPerPendingEvent(b *testing.B) {
 
 func pendingEventMemory(b *testing.B, journalCap int) (perEvent, payload float64) {
 	const events, perRequest = 50_000, 1000
-	emu := testkit.Start(b, testkit.WithProbation(), testkit.WithOptions(func(o *emulator.Options) { o.JournalCap = journalCap }))
+	emu := testkit.Start(b, testkit.WithProbation(), testkit.WithJournalLimits(journalCap, 0))
 	var answered atomic.Bool
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -372,7 +371,7 @@ func BenchmarkEventGridThroughputBatch1(b *testing.B) {
 	for i := range bodies {
 		bodies[i] = benchEvents(i*perRequest, perRequest)
 	}
-	emu := testkit.Start(b, testkit.WithOptions(func(o *emulator.Options) { o.Clock = "real"; o.JournalCap = 10_000 }))
+	emu := testkit.Start(b, testkit.WithRealClock(), testkit.WithJournalLimits(10_000, 0))
 	hook := newBenchWebhook(b, false)
 	hook.done, hook.want = make(chan struct{}), total
 	topic := newBenchTopic(b, emu, hook.srv.URL, 1)

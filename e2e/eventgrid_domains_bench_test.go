@@ -10,7 +10,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -28,7 +27,7 @@ func domainBenchEvents(first, n int) []byte {
 // subscription on the domain with maxEventsPerBatch 100, against a bare
 // client posting the same 100-event batches to a bare server.
 func BenchmarkEventGridDomainThroughputBatch100(b *testing.B) {
-	emu := testkit.Start(b, testkit.WithOptions(func(o *emulator.Options) { o.Clock = "real"; o.JournalCap = 10_000 }))
+	emu := testkit.Start(b, testkit.WithRealClock(), testkit.WithJournalLimits(10_000, 0))
 	hook := newBenchWebhook(b, false)
 	emu.CreateDomain("bench", nil)
 	dest := testkit.WebHookDestination(hook.srv.URL)

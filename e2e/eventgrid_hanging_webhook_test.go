@@ -9,7 +9,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -21,7 +20,7 @@ const hangingEvents = 64
 // startDefaultSettle is testkit.Start with the binary's default settle
 // bound (1 s) instead of testkit's generous 3 s.
 func startDefaultSettle(t testing.TB) *testkit.Emulator {
-	return testkit.Start(t, testkit.WithOptions(func(o *emulator.Options) { o.SettleTimeout = 0 }))
+	return testkit.Start(t, testkit.WithSettleTimeout(0))
 }
 
 // publishToHook makes topic "orders" with subscription "hook" to url and

@@ -8,7 +8,6 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -91,7 +90,7 @@ func TestEG5_NoAnswerWithin30sIsTimedOutThenRetried(t *testing.T) {
 	t.Parallel()
 	// The unanswered request holds the virtual clock this long in real time
 	// before the clock takes it to be waiting for cloud time.
-	emu := egOrdersTopic(t, testkit.WithOptions(func(o *emulator.Options) { o.SettleTimeout = 50 * time.Millisecond }))
+	emu := egOrdersTopic(t, testkit.WithSettleTimeout(50*time.Millisecond))
 	hook := fakes.NewWebhook(t, fakes.Script(fakes.NoAnswer()))
 	egSubscribe(t, emu, "orders", "slow", hook.URL(), armeventgrid.EventSubscriptionProperties{})
 	start := emu.Now()

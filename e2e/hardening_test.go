@@ -216,7 +216,7 @@ func TestSecretsAreRedactedInEveryInspectionView(t *testing.T) {
 func TestSecretsAreRecordedWithTheDebugFlag(t *testing.T) {
 	t.Parallel()
 	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--record-secrets")
-	emu := testkit.Connect(t, proc.Endpoints["http"])
+	emu := testkit.Connect(t, proc.Endpoints["http"], testkit.WithProbation())
 	hook := fakes.NewWebhook(t)
 	emu.CreateTopic("orders", nil)
 	emu.CreateEventSubscription("orders", "audit", armeventgrid.EventSubscriptionProperties{Destination: testkit.WebHookDestination(hook.URL() + "?code=HIDDEN-CODE")})
@@ -317,7 +317,7 @@ func unescapeHTML(s string) string {
 func TestInvalidDeadLetterDestinationsAreRefused(t *testing.T) {
 	t.Parallel()
 	proc := testbinary.Start(t, "--clock", "virtual")
-	emu := testkit.Connect(t, proc.Endpoints["http"])
+	emu := testkit.Connect(t, proc.Endpoints["http"], testkit.WithJitter(0), testkit.WithProbation())
 	ctx := context.Background()
 	hook := fakes.NewWebhook(t)
 	emu.CreateTopic("orders", nil)

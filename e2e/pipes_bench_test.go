@@ -27,7 +27,7 @@ import (
 //	go test ./e2e -run '^$' -bench PipeSQSToSQS -benchtime 20000x -cpu 2
 func BenchmarkPipeSQSToSQS(b *testing.B) {
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	ctx := context.Background()
 	client := emu.SQS()
 	direct := createBenchQueue(b, client, "direct")

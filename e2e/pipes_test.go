@@ -36,7 +36,7 @@ func TestPipeAgainstBinary(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter")
-	emu := testkit.Connect(t, proc.Endpoints["http"])
+	emu := testkit.Connect(t, proc.Endpoints["http"], testkit.WithProbation())
 
 	var failing atomic.Bool
 	var calls atomic.Int32

@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/scheduler"
 	schedtypes "github.com/aws/aws-sdk-go-v2/service/scheduler/types"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
@@ -30,7 +29,7 @@ func offWindow() *schedtypes.FlexibleTimeWindow {
 func TestSchedulerAgainstBinary(t *testing.T) {
 	t.Parallel()
 	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter")
-	emu := testkit.Connect(t, proc.Endpoints["http"])
+	emu := testkit.Connect(t, proc.Endpoints["http"], testkit.WithProbation())
 	ctx := context.Background()
 	sch := emu.Scheduler()
 	queue := "arn:aws:sqs:us-east-1:000000000000:scheduled"
@@ -63,7 +62,7 @@ func TestSchedulerAgainstBinary(t *testing.T) {
 	})
 	// A failing Lambda target: retried twice, then dead-lettered.
 	dlq := "arn:aws:sqs:us-east-1:000000000000:scheduled-dlq"
-	emu.AddFault(engine.Fault{Labels: map[string]string{"schedule": "broken"}, Status: 500, Message: "function crashed"})
+	emu.AddFault(testkit.Fault{Match: map[string]string{"schedule": "broken"}, Status: 500, Message: "function crashed"})
 	create(scheduler.CreateScheduleInput{
 		Name: aws.String("broken"), ScheduleExpression: aws.String("at(" + start.Add(10*time.Minute).UTC().Format("2006-01-02T15:04:05") + ")"),
 		Target: &schedtypes.Target{Arn: aws.String("arn:aws:lambda:us-east-1:000000000000:function:nightly"), RoleArn: aws.String(schedulerRole),
@@ -170,7 +169,7 @@ func TestSchedulerRealSQSAgainstBinary(t *testing.T) {
 	t.Parallel()
 	endpoint := testenv.SQSEndpoint(t)
 	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--sqs-endpoint", endpoint)
-	emu := testkit.Connect(t, proc.Endpoints["http"])
+	emu := testkit.Connect(t, proc.Endpoints["http"], testkit.WithProbation())
 	ctx := context.Background()
 	q := newSQS(t, endpoint)
 	jobs, dlq := q.create(t, "sched-jobs"), q.create(t, "sched-dlq")

@@ -15,8 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/gridbridge/gridbridge/emulator"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -32,7 +30,7 @@ import (
 // realClock runs a benchmark's emulator on the real clock: on the virtual
 // clock, a delivery that a loaded machine slows past the settle bound is
 // retried at a time that never comes.
-var realClock = testkit.WithOptions(func(o *emulator.Options) { o.Clock = engine.ModeReal })
+var realClock = testkit.WithRealClock()
 
 const (
 	benchSenders   = 8
@@ -96,7 +94,7 @@ func benchPutEventsToReceive(b *testing.B, emu *testkit.Emulator, client *sqs.Cl
 // server failed waits out EventBridge's back-off, which the rate shows.
 func reportRetries(b *testing.B, emu *testkit.Emulator) {
 	var retries uint64
-	for _, m := range emu.Server.Engine().Metrics() {
+	for _, m := range emu.Metrics().Routes {
 		retries += m.Retries
 	}
 	b.ReportMetric(float64(retries), "retries")

@@ -21,7 +21,7 @@ import (
 func TestEventBridgeFlowEmbeddedSQS(t *testing.T) {
 	t.Parallel()
 	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter")
-	eventBridgeFlow(t, testkit.Connect(t, proc.Endpoints["http"]), proc.Endpoints["http"])
+	eventBridgeFlow(t, testkit.Connect(t, proc.Endpoints["http"], testkit.WithProbation()), proc.Endpoints["http"])
 }
 
 // TestAPIDestinationDeadLetterReadWithSQS is the embedded SQS's acceptance
@@ -33,7 +33,7 @@ func TestAPIDestinationDeadLetterReadWithSQS(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter")
-	emu := testkit.Connect(t, proc.Endpoints["http"])
+	emu := testkit.Connect(t, proc.Endpoints["http"], testkit.WithProbation())
 	hook := fakes.NewWebhook(t, fakes.Always(500))
 	q := emu.SQS()
 	created, err := q.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("billing-dlq")})

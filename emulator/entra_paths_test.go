@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -37,7 +36,7 @@ func pathSpellings(p string) map[string]string {
 // unchanged afterwards.
 func TestStrictAuthHoldsForEverySpellingOfAnARMPath(t *testing.T) {
 	t.Parallel()
-	e := testkit.Start(t, testkit.WithOptions(func(o *emulator.Options) { o.StrictAuth = true }))
+	e := testkit.Start(t, testkit.WithStrictAuth())
 	armToken := token(t, credential(t, e, "tenant-1"), armScope)
 	sub := "/subscriptions/" + testkit.SubscriptionID
 	group := sub + "/resourceGroups/rg"

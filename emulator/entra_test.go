@@ -17,7 +17,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -164,7 +163,7 @@ func TestTokensAreCheckedForAudienceExpiryAndSignature(t *testing.T) {
 
 func TestStrictAuthRefusesTokensTheAuthorityDidNotIssue(t *testing.T) {
 	t.Parallel()
-	e := testkit.Start(t, testkit.WithOptions(func(o *emulator.Options) { o.StrictAuth = true }))
+	e := testkit.Start(t, testkit.WithStrictAuth())
 	cred := credential(t, e, "tenant-1")
 	topicURL := e.TLSURL() + "/subscriptions/" + testkit.SubscriptionID + "/resourceGroups/rg/providers/Microsoft.EventGrid/topics/strict-orders?api-version=2025-02-15"
 	if status, code := call(t, e, http.MethodPut, topicURL, "gridbridge", `{"location":"westus"}`); status != http.StatusUnauthorized || code != "InvalidAuthenticationToken" {
@@ -220,7 +219,7 @@ func TestStrictAuthStillAppliesTheTopologyFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("eventgrid:\n  resourceGroup: rg\n  location: westus\n  topics:\n    - name: strict-topo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := testkit.Start(t, testkit.WithOptions(func(o *emulator.Options) { o.StrictAuth = true; o.Config = file }))
+	e := testkit.Start(t, testkit.WithStrictAuth(), testkit.WithConfig(file))
 	cred := credential(t, e, "tenant-1")
 	url := e.TLSURL() + "/subscriptions/" + testkit.SubscriptionID + "/resourceGroups/rg/providers/Microsoft.EventGrid/topics/strict-topo?api-version=2025-02-15"
 	if status, code := call(t, e, http.MethodGet, url, token(t, cred, armScope), ""); status != http.StatusOK {

@@ -8,7 +8,9 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -39,6 +41,10 @@ func (s *Server) registerInspection(r *mux.Router) {
 	r.HandleFunc("/faults", s.handleFaultAdd).Methods(http.MethodPost)
 	r.HandleFunc("/faults", s.handleFaultsClear).Methods(http.MethodDelete)
 	r.HandleFunc("/faults/{id}", s.handleFaultRemove).Methods(http.MethodDelete)
+	r.HandleFunc("/api-faults", s.handleAPIFaultsList).Methods(http.MethodGet)
+	r.HandleFunc("/api-faults", s.handleAPIFaultAdd).Methods(http.MethodPost)
+	r.HandleFunc("/api-faults", s.handleAPIFaultsClear).Methods(http.MethodDelete)
+	r.HandleFunc("/api-faults/{id}", s.handleAPIFaultRemove).Methods(http.MethodDelete)
 	r.HandleFunc("/reset", s.handleReset).Methods(http.MethodPost)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, http.StatusNotFound, "no inspection endpoint %s %s; see the README's inspection API table", r.Method, r.URL.Path)
@@ -56,6 +62,12 @@ type InfoView struct {
 	Clock string `json:"clock"`
 	// Seed is the retry-jitter seed in use; pass it to --seed to repeat a run.
 	Seed int64 `json:"seed"`
+	// Jitter and Probation say whether retries are jittered (no
+	// --no-jitter) and Event Grid holds failing subscriptions in delayed
+	// delivery and probation (no --no-probation): what a client such as
+	// the testkit checks before it expects exact schedules.
+	Jitter    bool `json:"jitter"`
+	Probation bool `json:"probation"`
 	// AzureStorageAccounts and SQSEndpoint name the real dead-letter
 	// services configured; empty means the in-memory default.
 	AzureStorageAccounts []string `json:"azureStorageAccounts,omitempty"`
@@ -65,6 +77,7 @@ type InfoView struct {
 func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request) {
 	httpjson.Write(w, http.StatusOK, InfoView{
 		HTTP: s.URL(), HTTPS: s.TLSURL(), Clock: s.clock.Mode(), Seed: s.opts.Seed,
+		Jitter: !s.opts.DisableJitter, Probation: !s.opts.DisableProbation,
 		AzureStorageAccounts: s.storageAccounts, SQSEndpoint: s.opts.SQSEndpoint,
 	})
 }
@@ -390,6 +403,55 @@ func (s *Server) handleFaultsClear(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) handleFaultRemove(w http.ResponseWriter, r *http.Request) {
 	if !s.engine.Faults().Remove(mux.Vars(r)["id"]) {
 		httpjson.Error(w, http.StatusNotFound, "no fault %q", mux.Vars(r)["id"])
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// apiFaultServices are the APIs an API fault can name: the AWS APIs by
+// the service name their requests are signed for, ARM, and Event Grid's
+// publish endpoints.
+func apiFaultServices() []string {
+	return []string{"events", "sqs", "scheduler", "pipes", "arm", "eventgrid"}
+}
+
+func (s *Server) handleAPIFaultsList(w http.ResponseWriter, _ *http.Request) {
+	httpjson.Write(w, http.StatusOK, map[string]any{"faults": s.engine.APIFaults().List()})
+}
+
+func (s *Server) handleAPIFaultAdd(w http.ResponseWriter, r *http.Request) {
+	var f engine.APIFault
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		httpjson.Error(w, http.StatusBadRequest, `body must be an API fault like {"service":"events","operation":"PutEvents","error":"ThrottlingException","count":2}: %s`, jsonerr.Describe(err, nil, nil))
+		return
+	}
+	f.Service = strings.ToLower(f.Service)
+	switch {
+	case !slices.Contains(apiFaultServices(), f.Service):
+		httpjson.Error(w, http.StatusBadRequest, `"service" must be one of %s; got %q`, strings.Join(apiFaultServices(), ", "), f.Service)
+	case (f.Service == "arm" || f.Service == "eventgrid") && f.Status == 0:
+		httpjson.Error(w, http.StatusBadRequest, `an Azure fault (arm, eventgrid) needs a "status" (429, 500, …); "error" is optional`)
+	case f.Service != "arm" && f.Service != "eventgrid" && f.Error == "":
+		httpjson.Error(w, http.StatusBadRequest, `an AWS fault needs an "error" code (e.g. "ThrottlingException"); "status" is optional`)
+	case f.Status != 0 && (f.Status < 400 || f.Status > 599):
+		httpjson.Error(w, http.StatusBadRequest, `"status" must be an HTTP error status from 400 to 599; got %d`, f.Status)
+	case f.Count < 0:
+		httpjson.Error(w, http.StatusBadRequest, `"count" must be 0 (until removed) or more`)
+	default:
+		httpjson.Write(w, http.StatusCreated, s.engine.APIFaults().Add(f))
+	}
+}
+
+func (s *Server) handleAPIFaultsClear(w http.ResponseWriter, _ *http.Request) {
+	s.engine.APIFaults().Clear()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleAPIFaultRemove(w http.ResponseWriter, r *http.Request) {
+	if !s.engine.APIFaults().Remove(mux.Vars(r)["id"]) {
+		httpjson.Error(w, http.StatusNotFound, "no API fault %q", mux.Vars(r)["id"])
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -248,8 +248,12 @@ func (s *Server) newHTTPServer() *http.Server {
 		IdleTimeout:       idle,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-		BaseContext:       s.life.baseContext,
-		ConnState:         s.life.connState,
+		// The API faults ride on every request's context from its
+		// connection's, so no request pays for putting them there.
+		BaseContext: func(ln net.Listener) context.Context {
+			return engine.WithAPIFaults(s.life.baseContext(ln), s.engine.APIFaults())
+		},
+		ConnState: s.life.connState,
 	}
 }
 
@@ -268,7 +272,20 @@ func (s *Server) Handler() http.Handler {
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.router))))
+	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.withAPIFaults(s.router)))))
+}
+
+// withAPIFaults puts the engine's API faults on every request that does
+// not carry them yet (the listeners' requests do: their BaseContext), for
+// the request frames of the faces (the AWS frame, the ARM table) to take.
+func (s *Server) withAPIFaults(next http.Handler) http.Handler {
+	faults := s.engine.APIFaults()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if engine.APIFaultsFrom(r.Context()) != faults {
+			r = r.WithContext(engine.WithAPIFaults(r.Context(), faults))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // URL is the base URL of the HTTP listener, e.g. "http://127.0.0.1:4000";

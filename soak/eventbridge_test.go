@@ -16,7 +16,6 @@ import (
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
-	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -101,7 +100,7 @@ func TestSoakEventBridgeAPIDestinationAlwaysFails(t *testing.T) {
 		}
 	}
 	f := testkit.Filter{Rule: "placed", Target: "hook"}
-	facetest.Accounted(t, "after PutEvents", emu.RouteMetrics(f))
+	accounted(t, "after PutEvents", emu.RouteMetrics(f))
 	advanceUntilEnded(t, emu, f, time.Hour, 25*time.Hour)
 	m := emu.RouteMetrics(f)
 	if m.DeadLettered != uint64(len(all)) || m.Delivered != 0 {
@@ -144,7 +143,7 @@ func TestSoakEventBridgeV2SubscriberAlwaysFails(t *testing.T) {
 		}
 	}
 	f := testkit.Filter{Labels: map[string]string{"api": "eventsv2", "subscriber": "billing"}}
-	facetest.Accounted(t, "after PutEvents", emu.RouteMetrics(f))
+	accounted(t, "after PutEvents", emu.RouteMetrics(f))
 	advanceUntilEnded(t, emu, f, 10*time.Second, 10*time.Minute)
 	if m := emu.RouteMetrics(f); m.DeadLettered != uint64(len(all)) {
 		t.Fatalf("%+v, want all %d dead-lettered", m, len(all))

@@ -13,9 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/fakes"
-	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/internal/tcpswitch"
 	"github.com/gridbridge/gridbridge/internal/testenv"
 	"github.com/gridbridge/gridbridge/testkit"
@@ -63,7 +61,7 @@ func advanceUntilEnded(t *testing.T, emu *testkit.Emulator, f testkit.Filter, st
 	for emu.Now().Sub(start) < limit {
 		emu.Advance(step)
 		m := emu.RouteMetrics(f)
-		facetest.Accounted(t, fmt.Sprintf("%s after %s", f, emu.Now().Sub(start)), m)
+		accounted(t, fmt.Sprintf("%s after %s", f, emu.Now().Sub(start)), m)
 		if ended(m) {
 			return
 		}
@@ -81,7 +79,7 @@ func TestSoakEventGrid10000EventsOnAnAlways500Endpoint(t *testing.T) {
 	// The test reads all 10,000 dead letters back from the journal, which
 	// keeps about 28,000 attempt entries by default: it gets room for the
 	// ~90,000 attempts beside them (the journal's bound changes no delivery).
-	emu := start(t, 0, testkit.WithOptions(func(o *emulator.Options) { o.JournalCap, o.JournalMaxBytes = 200_000, 256<<20 }))
+	emu := start(t, 0, testkit.WithJournalLimits(200_000, 256<<20))
 	hook := fakes.NewWebhook(t)
 	f := testkit.Filter{Topic: "orders", Subscription: "audit"}
 	subscribe(t, emu, "audit", hook.URL(), "dead")
@@ -92,7 +90,7 @@ func TestSoakEventGrid10000EventsOnAnAlways500Endpoint(t *testing.T) {
 	emu.FailDeliveries(f, 500, 0)
 	all := ids("order", 10_000)
 	publishEG(t, emu, all)
-	facetest.Accounted(t, "after publishing", emu.RouteMetrics(f))
+	accounted(t, "after publishing", emu.RouteMetrics(f))
 	// TTL (24 h) + the longest step (12 h) + the dead-letter delay (EG-21).
 	advanceUntilEnded(t, emu, f, time.Hour, 37*time.Hour)
 	m := emu.RouteMetrics(f)
@@ -116,7 +114,7 @@ func TestSoakEventGridWebhookThatHangsPast30s(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := emu.RouteMetrics(f)
-	facetest.Accounted(t, "while the first attempts hang", m)
+	accounted(t, "while the first attempts hang", m)
 	if m.InFlight == 0 {
 		t.Fatalf("no attempt in flight while the webhook hangs: %+v", m)
 	}
@@ -124,7 +122,7 @@ func TestSoakEventGridWebhookThatHangsPast30s(t *testing.T) {
 	if timedOut := emu.Deliveries(testkit.Filter{Topic: "orders", Subscription: "slow", Outcome: "TimedOut"}); len(timedOut) == 0 {
 		t.Fatal("no attempt timed out after 30 s")
 	}
-	facetest.Accounted(t, "after 30 s", emu.RouteMetrics(f))
+	accounted(t, "after 30 s", emu.RouteMetrics(f))
 	advanceUntilEnded(t, emu, f, time.Hour, 37*time.Hour)
 	if m := emu.RouteMetrics(f); m.DeadLettered != uint64(len(all)) {
 		t.Fatalf("dead-lettered %d of %d: %+v", m.DeadLettered, len(all), m)
@@ -171,7 +169,7 @@ func TestSoakEventGridAzuriteDown(t *testing.T) {
 	for range 6 {
 		emu.Advance(10 * time.Minute)
 		m := emu.RouteMetrics(f)
-		facetest.Accounted(t, "Azurite down", m)
+		accounted(t, "Azurite down", m)
 		if m.AwaitingDeadLetter != len(short) {
 			t.Fatalf("Azurite down: %d awaiting their dead letter, want %d: %+v", m.AwaitingDeadLetter, len(short), m)
 		}

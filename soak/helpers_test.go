@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gridbridge/gridbridge/emulator"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -20,15 +18,12 @@ const seed = 20260101
 // behaviour.
 func start(t *testing.T, settle time.Duration, opts ...testkit.Option) *testkit.Emulator {
 	t.Helper()
-	defaults := testkit.WithOptions(func(o *emulator.Options) {
-		o.DisableJitter, o.DisableProbation, o.Seed = false, false, seed
-		o.SettleTimeout = settle
-	})
-	return testkit.Start(t, append([]testkit.Option{defaults}, opts...)...)
+	defaults := []testkit.Option{testkit.WithJitter(seed), testkit.WithProbation(), testkit.WithSettleTimeout(settle)}
+	return testkit.Start(t, append(defaults, opts...)...)
 }
 
 // ended reports whether every queued event of m has ended.
-func ended(m engine.RouteMetrics) bool {
+func ended(m testkit.RouteMetrics) bool {
 	return m.Pending+m.Retrying+m.InFlight+m.AwaitingDeadLetter == 0 && m.Delivered+m.DeadLettered+m.Dropped == m.Queued
 }
 
@@ -74,4 +69,12 @@ func ids(prefix string, n int) []string {
 		out[i] = fmt.Sprintf("%s-%05d", prefix, i)
 	}
 	return out
+}
+
+// accounted fails the test when m's counters do not add up.
+func accounted(t testing.TB, when string, m testkit.RouteMetrics) {
+	t.Helper()
+	if err := m.Accounted(); err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
 }

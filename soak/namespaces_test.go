@@ -12,7 +12,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/azblobsink"
-	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/internal/facetest"
 	"github.com/gridbridge/gridbridge/testkit"
@@ -85,7 +84,7 @@ func TestSoakNamespacePushSubscriptionAlwaysFails(t *testing.T) {
 	})
 	all := sendCloudEvents(t, emu, "push", 500)
 	f := testkit.Filter{Labels: map[string]string{"namespace": "shop", "subscription": "push"}}
-	facetest.Accounted(t, "after sending", emu.RouteMetrics(f))
+	accounted(t, "after sending", emu.RouteMetrics(f))
 	advanceUntilEnded(t, emu, f, 5*time.Minute, 2*time.Hour)
 	// The face writes push dead letters itself (NS-7); the route counts them
 	// awaiting until the writer reports them written.
@@ -165,13 +164,13 @@ func TestSoakNamespaceQueueMaxDeliveryCountAndTTL(t *testing.T) {
 // awaitingDeadLetter + available + locked + delayed, and every event that
 // left the queue unacknowledged is dead-lettered, dropped or awaiting its
 // dead letter.
-func checkQueueBooks(t *testing.T, emu *testkit.Emulator, f testkit.Filter, when string) namespaces.QueueMetrics {
+func checkQueueBooks(t *testing.T, emu *testkit.Emulator, f testkit.Filter, when string) testkit.QueueMetrics {
 	t.Helper()
 	view, err := emu.Inspector().Metrics(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found []namespaces.QueueMetrics
+	var found []testkit.QueueMetrics
 	for _, m := range view.Queues {
 		if m.Labels["namespace"] == f.Labels["namespace"] && m.Labels["subscription"] == f.Labels["subscription"] {
 			found = append(found, m)

@@ -7,8 +7,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
-
-	"github.com/gridbridge/gridbridge/emulator"
 )
 
 // AWSRegion and AWSAccount are what the testkit's AWS config signs with;
@@ -35,10 +33,6 @@ func (e *Emulator) EventBridge() *eventbridge.Client {
 	return eventbridge.NewFromConfig(e.AWSConfig())
 }
 
-// SQSMessage is one message of the emulator's in-memory SQS default (SQS
-// targets and dead-letter queues when no --sqs-endpoint is set).
-type SQSMessage = emulator.SQSMessageView
-
 // SQSMessages lists the messages the in-memory SQS default holds for
 // queueARN, oldest first. With a real SQS server configured, read it with
 // the SQS SDK instead.
@@ -48,7 +42,7 @@ func (e *Emulator) SQSMessages(queueARN string) []SQSMessage {
 		Messages []SQSMessage `json:"messages"`
 	}
 	if err := e.inspect.do(context.Background(), "GET", "/sqs/messages?queue="+url.QueryEscape(queueARN), nil, &out); err != nil {
-		e.t.Fatalf("testkit: reading in-memory SQS queue %s: %v", queueARN, err)
+		e.fatalf("reading in-memory SQS queue %s: %v", queueARN, err)
 	}
 	return out.Messages
 }

@@ -60,7 +60,7 @@ func (e *Emulator) ARM() *armeventgrid.ClientFactory {
 	e.t.Helper()
 	f, err := armeventgrid.NewClientFactory(SubscriptionID, e.TokenCredential(), e.ARMClientOptions())
 	if err != nil {
-		e.t.Fatalf("testkit: armeventgrid client factory: %v", err)
+		e.fatalf("armeventgrid client factory: %v", err)
 	}
 	return f
 }
@@ -84,7 +84,7 @@ func created[T any](e *Emulator, what string, poller *runtime.Poller[T], err err
 			return resp
 		}
 	}
-	e.t.Fatalf("testkit: creating %s: %v", what, err)
+	e.fatalf("creating %s: %v", what, err)
 	var zero T
 	return zero
 }
@@ -109,11 +109,11 @@ func readWithKeys[GetOptions, Resource, KeysOptions, Keys any](e *Emulator, kind
 	ctx := context.Background()
 	got, err := get(ctx, ResourceGroup, name, nil)
 	if err != nil {
-		e.t.Fatalf("testkit: reading %s %q: %v", kind, name, err)
+		e.fatalf("reading %s %q: %v", kind, name, err)
 	}
 	keys, err := listKeys(ctx, ResourceGroup, name, nil)
 	if err != nil {
-		e.t.Fatalf("testkit: listing keys of %s %q: %v", kind, name, err)
+		e.fatalf("listing keys of %s %q: %v", kind, name, err)
 	}
 	return got, keys
 }
@@ -125,7 +125,7 @@ func (e *Emulator) eventGridClient(what, endpoint, key string) *azeventgrid.Clie
 	client, err := azeventgrid.NewClientWithSharedKeyCredential(endpoint, azcore.NewKeyCredential(key),
 		&azeventgrid.ClientOptions{ClientOptions: e.AzureClientOptions()})
 	if err != nil {
-		e.t.Fatalf("testkit: azeventgrid client for %s: %v", what, err)
+		e.fatalf("azeventgrid client for %s: %v", what, err)
 	}
 	return client
 }

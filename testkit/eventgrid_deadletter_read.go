@@ -6,8 +6,6 @@ import (
 	"io"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
-
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // ReadDeadLetterBlobs lists a dead-letter container with the official
@@ -85,7 +83,7 @@ func basicTopics(f Filter) Filter {
 // pass f, then returns their records (a write may hold several).
 func (e *Emulator) WaitForEventGridDeadLetters(f Filter, n int) []DeadLetterRecord {
 	e.t.Helper()
-	return e.deadLetterRecords(e.waitFor(engine.KindDeadLetter, basicTopics(f), n))
+	return e.deadLetterRecords(e.waitFor(KindDeadLetter, basicTopics(f), n))
 }
 
 func (e *Emulator) deadLetterRecords(entries []Entry) []DeadLetterRecord {
@@ -97,7 +95,7 @@ func (e *Emulator) deadLetterRecords(entries []Entry) []DeadLetterRecord {
 		}
 		records, err := ParseDeadLetterBlob(en.Destination, en.Body)
 		if err != nil {
-			e.t.Fatalf("testkit: dead letter #%d: %v", en.Seq, err)
+			e.fatalf("dead letter #%d: %v", en.Seq, err)
 		}
 		out = append(out, records...)
 	}

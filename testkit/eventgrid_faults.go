@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // FailDeliveries makes the next count delivery attempts on the routes f
@@ -21,34 +19,34 @@ import (
 // Faults select routes by their labels (topic, subscription, bus, rule,
 // target, Labels) or by Route; a Filter with an Outcome or EventID cannot
 // select a route and fails the test.
-func (e *Emulator) FailDeliveries(f Filter, status, count int) engine.Fault {
+func (e *Emulator) FailDeliveries(f Filter, status, count int) Fault {
 	e.t.Helper()
-	return e.AddFault(e.faultFor(f, engine.Fault{Status: status, Count: count}))
+	return e.AddFault(e.faultFor(f, Fault{Status: status, Count: count}))
 }
 
 // FailDeliveriesWithOutcome is FailDeliveries for failures that have no
 // HTTP status, named as the cloud names them:
 //
 //	emu.FailDeliveriesWithOutcome(testkit.Filter{Subscription: "audit"}, "TimedOut", 1)
-func (e *Emulator) FailDeliveriesWithOutcome(f Filter, outcome string, count int) engine.Fault {
+func (e *Emulator) FailDeliveriesWithOutcome(f Filter, outcome string, count int) Fault {
 	e.t.Helper()
-	return e.AddFault(e.faultFor(f, engine.Fault{Outcome: outcome, Count: count}))
+	return e.AddFault(e.faultFor(f, Fault{Outcome: outcome, Count: count}))
 }
 
-func (e *Emulator) faultFor(f Filter, rule engine.Fault) engine.Fault {
+func (e *Emulator) faultFor(f Filter, rule Fault) Fault {
 	e.t.Helper()
 	if f.Outcome != "" || f.EventID != "" {
-		e.t.Fatalf("testkit: a fault selects routes, not events or outcomes; drop Outcome/EventID from %s", f)
+		e.fatalf("a fault selects routes, not events or outcomes; drop Outcome/EventID from %s", f)
 	}
 	rule.Route = f.Route
 	for k, vs := range f.query() {
 		if k == "route" || len(vs) == 0 {
 			continue
 		}
-		if rule.Labels == nil {
-			rule.Labels = map[string]string{}
+		if rule.Match == nil {
+			rule.Match = map[string]string{}
 		}
-		rule.Labels[k] = vs[0]
+		rule.Match[k] = vs[0]
 	}
 	return rule
 }
@@ -62,7 +60,7 @@ func (e *Emulator) faultFor(f Filter, rule engine.Fault) engine.Fault {
 func (e *Emulator) RemoveFault(id string) {
 	e.t.Helper()
 	if err := e.inspect.RemoveFault(context.Background(), id); err != nil {
-		e.t.Fatalf("testkit: removing fault %s: %v", id, err)
+		e.fatalf("removing fault %s: %v", id, err)
 	}
 }
 
@@ -72,7 +70,7 @@ func (e *Emulator) RemoveFault(id string) {
 func (e *Emulator) ClearFaults() {
 	e.t.Helper()
 	if err := e.inspect.ClearFaults(context.Background()); err != nil {
-		e.t.Fatalf("testkit: clearing faults: %v", err)
+		e.fatalf("clearing faults: %v", err)
 	}
 }
 

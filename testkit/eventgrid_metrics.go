@@ -3,8 +3,6 @@ package testkit
 import (
 	"context"
 	"strings"
-
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // RouteMetrics reads GET /_emulator/metrics and returns the counters of the
@@ -15,23 +13,23 @@ import (
 //
 //	m := emu.RouteMetrics(testkit.Filter{Topic: "orders", Subscription: "audit"})
 //	if m.State != "Probation" { … }
-func (e *Emulator) RouteMetrics(f Filter) engine.RouteMetrics {
+func (e *Emulator) RouteMetrics(f Filter) RouteMetrics {
 	e.t.Helper()
 	if f.Outcome != "" || f.EventID != "" {
-		e.t.Fatalf("testkit: metrics are per route; drop Outcome/EventID from %s", f)
+		e.fatalf("metrics are per route; drop Outcome/EventID from %s", f)
 	}
 	view, err := e.inspect.Metrics(context.Background())
 	if err != nil {
-		e.t.Fatalf("testkit: reading metrics: %v", err)
+		e.fatalf("reading metrics: %v", err)
 	}
-	want := e.faultFor(f, engine.Fault{}) // the same route selection as faults
-	var found []engine.RouteMetrics
+	want := e.faultFor(f, Fault{}) // the same route selection as faults
+	var found []RouteMetrics
 	for _, m := range view.Routes {
 		if want.Route != "" && m.Route != want.Route {
 			continue
 		}
 		match := true
-		for k, v := range want.Labels {
+		for k, v := range want.Match {
 			if m.Labels[k] != v {
 				match = false
 			}
@@ -45,7 +43,7 @@ func (e *Emulator) RouteMetrics(f Filter) engine.RouteMetrics {
 		for i, m := range view.Routes {
 			ids[i] = m.Route
 		}
-		e.t.Fatalf("testkit: %s selects %d routes, want exactly one; routes: %s", f, len(found), strings.Join(ids, ", "))
+		e.fatalf("%s selects %d routes, want exactly one; routes: %s", f, len(found), strings.Join(ids, ", "))
 	}
 	return found[0]
 }

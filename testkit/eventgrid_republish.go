@@ -80,13 +80,13 @@ func (e *Emulator) RepublishDeadLetters(topic string, records []DeadLetterRecord
 	e.t.Helper()
 	got, err := e.ARM().NewTopicsClient().Get(context.Background(), ResourceGroup, topic, nil)
 	if err != nil {
-		e.t.Fatalf("testkit: reading topic %q: %v", topic, err)
+		e.fatalf("reading topic %q: %v", topic, err)
 	}
 	var schema armeventgrid.InputSchema
 	if got.Properties != nil && got.Properties.InputSchema != nil {
 		schema = *got.Properties.InputSchema
 	}
 	if err := RepublishDeadLetters(context.Background(), e.EventGridPublisher(topic), schema, records); err != nil {
-		e.t.Fatalf("testkit: re-publishing %d dead letters to %q: %v", len(records), topic, err)
+		e.fatalf("re-publishing %d dead letters to %q: %v", len(records), topic, err)
 	}
 }

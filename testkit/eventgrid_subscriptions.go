@@ -56,7 +56,7 @@ func (e *Emulator) CreateEventSubscription(topic, name string, props armeventgri
 	e.t.Helper()
 	got, err := e.TryCreateEventSubscription(topic, name, props)
 	if err != nil {
-		e.t.Fatalf("testkit: creating event subscription %q of topic %q: %v", name, topic, err)
+		e.fatalf("creating event subscription %q of topic %q: %v", name, topic, err)
 	}
 	return got
 }

@@ -63,7 +63,7 @@ func (e *Emulator) CreateSystemTopicEventSubscription(systemTopic, name string, 
 func (e *Emulator) SyncStorageEvents() {
 	e.t.Helper()
 	if err := e.inspect.SyncStorageEvents(context.Background()); err != nil {
-		e.t.Fatalf("testkit: syncing storage events: %v", err)
+		e.fatalf("syncing storage events: %v", err)
 	}
 }
 

@@ -11,13 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gridbridge/gridbridge/emulator"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
-
-// Entry is one journal entry: an attempt, a dead letter, a drop, …
-type Entry = emulator.EntryView
 
 // Filter selects journal entries. Empty fields match everything.
 type Filter struct {
@@ -121,63 +115,71 @@ func call[T any](ctx context.Context, in *Inspector, method, path string, body a
 }
 
 // Info reads how to reach the emulator and what it is configured with.
-func (in *Inspector) Info(ctx context.Context) (emulator.InfoView, error) {
-	return call[emulator.InfoView](ctx, in, http.MethodGet, "/info", nil)
+func (in *Inspector) Info(ctx context.Context) (Info, error) {
+	return call[Info](ctx, in, http.MethodGet, "/info", nil)
 }
 
 // Clock reads the emulator clock.
-func (in *Inspector) Clock(ctx context.Context) (emulator.ClockView, error) {
-	return call[emulator.ClockView](ctx, in, http.MethodGet, "/clock", nil)
+func (in *Inspector) Clock(ctx context.Context) (Clock, error) {
+	return call[Clock](ctx, in, http.MethodGet, "/clock", nil)
 }
 
 // Advance moves a virtual clock by d, firing everything due on the way.
-func (in *Inspector) Advance(ctx context.Context, d time.Duration) (emulator.ClockView, error) {
-	return call[emulator.ClockView](ctx, in, http.MethodPost, "/clock/advance", map[string]string{"by": d.String()})
+func (in *Inspector) Advance(ctx context.Context, d time.Duration) (Clock, error) {
+	return call[Clock](ctx, in, http.MethodPost, "/clock/advance", map[string]string{"by": d.String()})
 }
 
 // Entries lists journal entries of kind ("attempt", "deadletter", "drop",
 // "" for all) that pass f.
-func (in *Inspector) Entries(ctx context.Context, kind string, f Filter) (emulator.JournalPage, error) {
+func (in *Inspector) Entries(ctx context.Context, kind string, f Filter) (JournalPage, error) {
 	return in.entries(ctx, kind, f, nil)
 }
 
 // WaitEntries waits, up to wait of real time, until at least min entries of
 // kind pass f, and returns what it saw.
-func (in *Inspector) WaitEntries(ctx context.Context, kind string, f Filter, min int, wait time.Duration) (emulator.JournalPage, error) {
+func (in *Inspector) WaitEntries(ctx context.Context, kind string, f Filter, min int, wait time.Duration) (JournalPage, error) {
 	extra := url.Values{}
 	extra.Set("min", strconv.Itoa(min))
 	extra.Set("wait", wait.String())
 	return in.entries(ctx, kind, f, extra)
 }
 
-func (in *Inspector) entries(ctx context.Context, kind string, f Filter, extra url.Values) (emulator.JournalPage, error) {
+func (in *Inspector) entries(ctx context.Context, kind string, f Filter, extra url.Values) (JournalPage, error) {
 	q := f.query()
 	for k, v := range extra {
 		q[k] = v
 	}
 	path := "/journal"
 	switch kind {
-	case engine.KindAttempt:
+	case KindAttempt:
 		path = "/deliveries"
-	case engine.KindDeadLetter:
+	case KindDeadLetter:
 		path = "/deadletters"
-	case engine.KindDrop:
+	case KindDrop:
 		path = "/drops"
 	case "":
 	default:
 		q.Set("kind", kind)
 	}
-	return call[emulator.JournalPage](ctx, in, http.MethodGet, path+"?"+q.Encode(), nil)
+	return call[JournalPage](ctx, in, http.MethodGet, path+"?"+q.Encode(), nil)
 }
 
 // Metrics reads per-route counters.
-func (in *Inspector) Metrics(ctx context.Context) (emulator.MetricsView, error) {
-	return call[emulator.MetricsView](ctx, in, http.MethodGet, "/metrics", nil)
+func (in *Inspector) Metrics(ctx context.Context) (Metrics, error) {
+	return call[Metrics](ctx, in, http.MethodGet, "/metrics", nil)
 }
 
-// AddFault installs a fault rule and returns it with its id.
-func (in *Inspector) AddFault(ctx context.Context, f engine.Fault) (engine.Fault, error) {
-	return call[engine.Fault](ctx, in, http.MethodPost, "/faults", f)
+// AddFault installs a delivery fault and returns it with its id.
+func (in *Inspector) AddFault(ctx context.Context, f Fault) (Fault, error) {
+	return call[Fault](ctx, in, http.MethodPost, "/faults", f)
+}
+
+// Faults lists the delivery faults in force.
+func (in *Inspector) Faults(ctx context.Context) ([]Fault, error) {
+	out, err := call[struct {
+		Faults []Fault `json:"faults"`
+	}](ctx, in, http.MethodGet, "/faults", nil)
+	return out.Faults, err
 }
 
 // ClearFaults removes every fault rule.

@@ -7,9 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/pipes"
-
-	"github.com/gridbridge/gridbridge/emulator"
-	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // PipeRole is the role ARN CreatePipe passes when the input names none:
@@ -23,7 +20,7 @@ func (e *Emulator) Pipes() *pipes.Client { return pipes.NewFromConfig(e.AWSConfi
 // Deliveries and faults; step "" is every step, else one of "source"
 // (polls, redrives, drops), "filter", "enrichment" and "target":
 //
-//	emu.AddFault(engine.Fault{Labels: testkit.PipeFilter("orders", "enrichment").Labels, Status: 500})
+//	emu.AddFault(testkit.Fault{Match: testkit.PipeFilter("orders", "enrichment").Labels, Status: 500})
 func PipeFilter(pipe, step string) Filter {
 	labels := map[string]string{"cloud": "pipes", "pipe": pipe}
 	if step != "" {
@@ -47,21 +44,21 @@ func (e *Emulator) CreatePipe(name, source, target string, edit ...func(*pipes.C
 	}
 	c := e.Pipes()
 	if _, err := c.CreatePipe(context.Background(), in); err != nil {
-		e.t.Fatalf("testkit: creating pipe %s: %v", name, err)
+		e.fatalf("creating pipe %s: %v", name, err)
 	}
 	out, err := c.DescribePipe(context.Background(), &pipes.DescribePipeInput{Name: aws.String(name)})
 	if err != nil {
-		e.t.Fatalf("testkit: describing pipe %s: %v", name, err)
+		e.fatalf("describing pipe %s: %v", name, err)
 	}
 	return out
 }
 
 // PipeMetrics returns pipe name's counters from GET /_emulator/metrics.
-func (e *Emulator) PipeMetrics(name string) emulator.PipeMetrics {
+func (e *Emulator) PipeMetrics(name string) PipeMetrics {
 	e.t.Helper()
 	view, err := e.inspect.Metrics(context.Background())
 	if err != nil {
-		e.t.Fatalf("testkit: reading metrics: %v", err)
+		e.fatalf("reading metrics: %v", err)
 	}
 	var names []string
 	for _, m := range view.Pipes {
@@ -70,8 +67,8 @@ func (e *Emulator) PipeMetrics(name string) emulator.PipeMetrics {
 		}
 		names = append(names, m.Labels["pipe"])
 	}
-	e.t.Fatalf("testkit: no pipe %s; pipes: %s", name, strings.Join(names, ", "))
-	return emulator.PipeMetrics{}
+	e.fatalf("no pipe %s; pipes: %s", name, strings.Join(names, ", "))
+	return PipeMetrics{}
 }
 
 // WaitForPipeDeliveries waits until the target of pipe name has taken at
@@ -81,12 +78,12 @@ func (e *Emulator) WaitForPipeDeliveries(name string, n int) []Entry {
 	e.t.Helper()
 	f := PipeFilter(name, "target")
 	deadline := time.Now().Add(e.wait)
-	var page emulator.JournalPage
+	var page JournalPage
 	for want := 1; ; {
 		var err error
-		page, err = e.inspect.WaitEntries(context.Background(), engine.KindDelivered, f, want, max(time.Until(deadline), 0))
+		page, err = e.inspect.WaitEntries(context.Background(), KindDelivered, f, want, max(time.Until(deadline), 0))
 		if err != nil {
-			e.t.Fatalf("testkit: waiting for pipe %s's deliveries: %v", name, err)
+			e.fatalf("waiting for pipe %s's deliveries: %v", name, err)
 		}
 		got := 0
 		for _, en := range page.Entries {
@@ -96,7 +93,7 @@ func (e *Emulator) WaitForPipeDeliveries(name string, n int) []Entry {
 			return page.Entries
 		}
 		if len(page.Entries) < want || !time.Now().Before(deadline) {
-			e.t.Fatalf("testkit: waited %v for pipe %s to deliver %d messages; it delivered %d.\nIts journal:\n%s",
+			e.fatalf("waited %v for pipe %s to deliver %d messages; it delivered %d.\nIts journal:\n%s",
 				e.wait, name, n, got, describe(e.entries("", PipeFilter(name, ""))))
 		}
 		want = len(page.Entries) + 1

@@ -9,7 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/pipes/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/testkit"
 )
 
@@ -35,7 +34,7 @@ func TestCreatePipeAndWaitForItsDeliveries(t *testing.T) {
 	if p.CurrentState != types.PipeStateRunning {
 		t.Fatalf("the pipe is %s: %s", p.CurrentState, aws.ToString(p.StateReason))
 	}
-	emu.AddFault(engine.Fault{Labels: testkit.PipeFilter("copy", "target").Labels, Status: 500, Count: 1})
+	emu.AddFault(testkit.Fault{Match: testkit.PipeFilter("copy", "target").Labels, Status: 500, Count: 1})
 	for _, b := range []string{"a", "b"} {
 		if _, err := c.SendMessage(t.Context(), &sqs.SendMessageInput{QueueUrl: aws.String(in), MessageBody: aws.String(b)}); err != nil {
 			t.Fatal(err)

@@ -19,7 +19,7 @@ func (e *Emulator) SQS() *sqs.Client {
 	cfg := e.AWSConfig()
 	info, err := e.inspect.Info(context.Background())
 	if err != nil {
-		e.t.Fatalf("testkit: reading the emulator's info: %v", err)
+		e.fatalf("reading the emulator's info: %v", err)
 	}
 	if info.SQSEndpoint != "" {
 		cfg.BaseEndpoint = aws.String(info.SQSEndpoint)
@@ -33,7 +33,7 @@ func (e *Emulator) SQSQueueURL(name string) string {
 	e.t.Helper()
 	out, err := e.SQS().GetQueueUrl(context.Background(), &sqs.GetQueueUrlInput{QueueName: aws.String(name)})
 	if err != nil {
-		e.t.Fatalf("testkit: GetQueueUrl %s: %v", name, err)
+		e.fatalf("GetQueueUrl %s: %v", name, err)
 	}
 	return aws.ToString(out.QueueUrl)
 }
@@ -57,7 +57,7 @@ func (e *Emulator) ReceiveSQSMessages(queueURL string, n int) []types.Message {
 			MessageAttributeNames:       []string{"All"},
 		})
 		if err != nil {
-			e.t.Fatalf("testkit: %s", fmt.Sprintf("receiving %d messages from %s: %d arrived, then %v", n, queueURL, len(out), err))
+			e.fatalf("%s", fmt.Sprintf("receiving %d messages from %s: %d arrived, then %v", n, queueURL, len(out), err))
 		}
 		out = append(out, got.Messages...)
 	}

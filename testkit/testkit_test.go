@@ -26,7 +26,7 @@ func TestAdvanceDrivesRetriesThroughTheInspectionAPI(t *testing.T) {
 	t.Parallel()
 	emu := testkit.Start(t)
 	var calls atomic.Int32
-	eng := emu.Server.Engine()
+	eng := testkit.ServerOf(emu).Engine()
 	eng.PutRoute(&engine.Route{ID: "r1", Labels: map[string]string{"topic": "orders", "subscription": "audit"},
 		Retry: every{10 * time.Second},
 		Destination: engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome {
@@ -58,14 +58,14 @@ func TestAdvanceDrivesRetriesThroughTheInspectionAPI(t *testing.T) {
 func TestFaultsDeadLettersAndDropsAreVisible(t *testing.T) {
 	t.Parallel()
 	emu := testkit.Start(t)
-	eng := emu.Server.Engine()
-	emu.AddFault(engine.Fault{Labels: map[string]string{"rule": "r"}, Status: 500, Outcome: "INVOCATION_DEPENDENCY_INTERNAL"})
+	eng := testkit.ServerOf(emu).Engine()
+	emu.AddFault(testkit.Fault{Match: map[string]string{"rule": "r"}, Status: 500, Outcome: "INVOCATION_DEPENDENCY_INTERNAL"})
 	eng.PutRoute(&engine.Route{ID: "r2", Labels: map[string]string{"rule": "r"},
 		Retry: giveUp{},
 		Destination: engine.DestinationFunc(func(context.Context, *engine.Attempt) engine.Outcome {
 			return engine.Outcome{OK: true}
 		}),
-		DeadLetter: &engine.DeadLetterPolicy{Sink: emu.Server.MemoryDeadLetters(),
+		DeadLetter: &engine.DeadLetterPolicy{Sink: testkit.ServerOf(emu).MemoryDeadLetters(),
 			Build: func(b *engine.Batch, reason string, _ time.Time) ([]engine.DeadLetter, error) {
 				return []engine.DeadLetter{{Destination: "memory/dlq", Body: []byte(`{"reason":"` + reason + `"}`), EventIDs: b.EventIDs()}}, nil
 			}}})

@@ -2,8 +2,6 @@ package eventbridge
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/aws/retry"
@@ -146,17 +144,9 @@ func sqsFailure(c sqssend.Cause, err error, queueArn string) (code, message stri
 	case sqssend.CauseUnreachable:
 		return retry.CodeConnectionFailure, "Unable to connect to SQS to send the message to " + queueArn + "."
 	}
-	name, text, answered := sqssend.Answer(err)
+	status, message, answered := sqssend.Rendered(c, err)
 	if !answered {
 		return retry.CodeInternalError, "SQS failed to accept the message for " + queueArn + "."
-	}
-	status := sqssend.StatusOf(err)
-	if status == 0 {
-		// A batch entry's refusal carries no status of its own.
-		status = http.StatusBadRequest
-		if c != sqssend.CauseRejected {
-			status = http.StatusInternalServerError
-		}
 	}
 	// A refusal (InvalidParameterValue: a FIFO queue without content-based
 	// deduplication) is a client error, dead-lettered without retries as
@@ -166,7 +156,7 @@ func sqsFailure(c sqssend.Cause, err error, queueArn string) (code, message stri
 	if c == sqssend.CauseThrottled {
 		code = retry.CodeThrottling
 	}
-	return code, fmt.Sprintf("%s (Service: AmazonSQS; Status Code: %d; Error Code: %s)", text, status, name)
+	return code, message
 }
 
 // renderGuard reports an event whose target input could not be built (an

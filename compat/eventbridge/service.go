@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsmodel"
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/aws/retry"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
@@ -41,6 +42,9 @@ type Service struct {
 	http   *http.Client
 	jitter *engine.Jitter // nil: off
 	ops    map[string]operation
+	// model checks each request against the EventBridge model's
+	// constraints before its operation sees it.
+	model *awsmodel.Checker
 	// handler is the API behind the AWS request frame.
 	handler http.Handler
 
@@ -69,6 +73,7 @@ func New(cfg Config) *Service {
 		http:    cfg.HTTPClient,
 		tenants: make(map[tenantKey]*tenant),
 		ops:     operations(),
+		model:   awsmodel.NewChecker(awsmodel.EventBridge(), awsmodel.Wording{}),
 		pacers:  newPacers(),
 	}
 	if s.http == nil {
@@ -118,6 +123,9 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.
 // serve runs the operation the request's X-Amz-Target names.
 func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 	name := strings.TrimPrefix(req.HTTP.Header.Get("X-Amz-Target"), "AWSEvents.")
+	if vs := s.model.Check(name, awsmodel.Input{Body: req.Body}); len(vs) > 0 {
+		return awsjson.ModelError(vs, awsjson.CodeValidation, false)
+	}
 	op, ok := s.ops[name]
 	if !ok {
 		return awsjson.NewError(awsjson.CodeUnknownOperation, "GridBridge does not implement the EventBridge operation "+name+".")

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/azure/arm"
+	"github.com/gridbridge/gridbridge/compat/azure/armspec"
 	"github.com/gridbridge/gridbridge/compat/entra"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/basicarm"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/publish"
@@ -52,7 +53,7 @@ func newBasicTopics(cfg FaceConfig, sink engine.Sink) *basicTopics {
 		storage: newStorageEvents(cfg.AzureStorage),
 		timers:  make(map[string]engine.Timer),
 	}
-	s.arm = arm.NewTable(arm.Options{}, (&basicarm.Handler{Store: s.store, Hooks: (*armHooks)(s)}).Endpoints()...)
+	s.arm = arm.NewTable(arm.Options{CheckBody: armspec.NewChecker().CheckPut}, (&basicarm.Handler{Store: s.store, Hooks: (*armHooks)(s)}).Endpoints()...)
 	s.publish = &publish.Handler{
 		Store: s.store, Now: s.clock.Now, Endpoint: s.topicEndpoint, Accept: s.accept, NewID: uuid.NewString,
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsmodel"
 	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
@@ -49,6 +50,9 @@ type Service struct {
 	engine *engine.Engine
 	clock  engine.Clock
 	api    *frame.API
+	// model checks each request against the Pipes model's constraints
+	// before its operation sees it.
+	model *awsmodel.Checker
 
 	mu      sync.Mutex
 	tenants map[tenantKey]map[string]*pipe
@@ -65,7 +69,8 @@ const maxRequestBody = 1 << 20
 func New(cfg Config) *Service {
 	return &Service{
 		cfg: cfg, engine: cfg.Engine, clock: cfg.Engine.Clock(), tenants: map[tenantKey]map[string]*pipe{},
-		api: awsjson.RESTFrame("EventBridge Pipes", maxRequestBody, cfg.Log, codeValidation, codeInternal),
+		api:   awsjson.RESTFrame("EventBridge Pipes", maxRequestBody, cfg.Log, codeValidation, codeInternal),
+		model: awsmodel.NewChecker(awsmodel.Pipes(), awsmodel.Wording{LengthBetween: true, CollectionsAsNull: true}),
 	}
 }
 
@@ -73,20 +78,22 @@ func New(cfg Config) *Service {
 // own, and /tags/{arn} for a pipe's ARN, a path EventBridge Scheduler
 // shares, told apart by the service the request is signed for or the ARN.
 func (s *Service) Register(r *mux.Router) {
-	handle := func(method, path string, op operation) {
-		r.Methods(method).Path(path).Handler(s.handler(op))
+	// Each route is named for its operation, as the model names it: the
+	// operation API faults match (awsjson.RESTFrame).
+	handle := func(method, path string, op operation, name string) {
+		r.Methods(method).Path(path).Name(name).Handler(s.handler(name, op))
 	}
-	handle(http.MethodPost, "/v1/pipes/{Name}", (*Service).createPipe)
-	handle(http.MethodGet, "/v1/pipes/{Name}", (*Service).describePipe)
-	handle(http.MethodPut, "/v1/pipes/{Name}", (*Service).updatePipe)
-	handle(http.MethodDelete, "/v1/pipes/{Name}", (*Service).deletePipe)
-	handle(http.MethodGet, "/v1/pipes", (*Service).listPipes)
-	handle(http.MethodPost, "/v1/pipes/{Name}/start", (*Service).startPipe)
-	handle(http.MethodPost, "/v1/pipes/{Name}/stop", (*Service).stopPipe)
+	handle(http.MethodPost, "/v1/pipes/{Name}", (*Service).createPipe, "CreatePipe")
+	handle(http.MethodGet, "/v1/pipes/{Name}", (*Service).describePipe, "DescribePipe")
+	handle(http.MethodPut, "/v1/pipes/{Name}", (*Service).updatePipe, "UpdatePipe")
+	handle(http.MethodDelete, "/v1/pipes/{Name}", (*Service).deletePipe, "DeletePipe")
+	handle(http.MethodGet, "/v1/pipes", (*Service).listPipes, "ListPipes")
+	handle(http.MethodPost, "/v1/pipes/{Name}/start", (*Service).startPipe, "StartPipe")
+	handle(http.MethodPost, "/v1/pipes/{Name}/stop", (*Service).stopPipe, "StopPipe")
 	tags := r.PathPrefix("/tags/").MatcherFunc(forPipes).Subrouter()
-	tags.Methods(http.MethodGet).Path("/{resourceArn:.+}").Handler(s.handler((*Service).listTags))
-	tags.Methods(http.MethodPost).Path("/{resourceArn:.+}").Handler(s.handler((*Service).tagResource))
-	tags.Methods(http.MethodDelete).Path("/{resourceArn:.+}").Handler(s.handler((*Service).untagResource))
+	tags.Methods(http.MethodGet).Path("/{resourceArn:.+}").Name("ListTagsForResource").Handler(s.handler("ListTagsForResource", (*Service).listTags))
+	tags.Methods(http.MethodPost).Path("/{resourceArn:.+}").Name("TagResource").Handler(s.handler("TagResource", (*Service).tagResource))
+	tags.Methods(http.MethodDelete).Path("/{resourceArn:.+}").Name("UntagResource").Handler(s.handler("UntagResource", (*Service).untagResource))
 }
 
 // forPipes matches a tagging request for a pipe: signed for the pipes
@@ -135,9 +142,12 @@ type call struct {
 type operation func(s *Service, c *call) (any, *awsjson.Error)
 
 // handler serves op inside the AWS request frame.
-func (s *Service) handler(op operation) http.Handler {
+func (s *Service) handler(name string, op operation) http.Handler {
 	return s.api.Handler(func(w http.ResponseWriter, req frame.Request) error {
 		r := req.HTTP
+		if apiErr := awsjson.CheckREST(s.model, name, r, mux.Vars(r), req.Body, codeValidation, true); apiErr != nil {
+			return apiErr
+		}
 		result, apiErr := op(s, &call{caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: req.Body})
 		if apiErr != nil {
 			return apiErr

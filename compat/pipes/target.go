@@ -126,7 +126,9 @@ func dynamic(v string, paths []byte) string {
 
 // sqsTarget sends each event as one message, with the FIFO message group
 // and deduplication id of TargetParameters.SqsQueueParameters (JSON paths
-// read from the event).
+// read from the event) and no other: without a MessageDeduplicationId a
+// FIFO queue without content-based deduplication refuses the message, as
+// it refuses AWS's pipe.
 func (r *runner) sqsTarget() engine.Destination {
 	var group, dedup string
 	if p := r.set.in.TargetParameters; p != nil && p.SqsQueueParameters != nil {
@@ -136,7 +138,7 @@ func (r *runner) sqsTarget() engine.Destination {
 	return sqssend.Destination{
 		Queues: r.svc.cfg.SQS, QueueArn: r.set.target.arn, Name: sqsFailure,
 		Message: func(_ *engine.Attempt, it *engine.Item) sqssend.Message {
-			m := sqssend.Message{Body: it.Body}
+			m := sqssend.Message{Body: it.Body, AsSent: true}
 			if fifo {
 				paths := it.Meta.(*event).pathDoc()
 				m.MessageGroupID, m.DeduplicationID = dynamic(group, paths), dynamic(dedup, paths)
@@ -146,7 +148,11 @@ func (r *runner) sqsTarget() engine.Destination {
 	}
 }
 
-// sqsFailure names an SQS send failure as EventBridge's targets do.
+// sqsFailure names an SQS send failure as EventBridge's targets do; a
+// refusal SQS answered (InvalidParameterValue: a FIFO message without a
+// deduplication id on a queue without content-based deduplication) is
+// passed on as they pass it, a client error (SDK_CLIENT_ERROR) with SQS's
+// answer.
 func sqsFailure(c sqssend.Cause, err error) (code, message string) {
 	switch c {
 	case sqssend.CauseTooLarge:
@@ -159,6 +165,9 @@ func sqsFailure(c sqssend.Cause, err error) (code, message string) {
 		return retry.CodeThrottling, "SQS throttled the request."
 	case sqssend.CauseAccessDenied:
 		return retry.CodeNoPermissions, "SQS refused the pipe's request."
+	}
+	if status, message, answered := sqssend.Rendered(c, err); answered {
+		return retry.CodeForStatus(status), message
 	}
 	return retry.CodeInternalError, "SQS could not be reached or failed to accept the message."
 }

@@ -9,6 +9,7 @@ import (
 	ebsdk "github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	schedsdk "github.com/aws/aws-sdk-go-v2/service/scheduler"
 	"github.com/aws/aws-sdk-go-v2/service/scheduler/types"
+	sqssdk "github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/eventbridge"
@@ -29,12 +30,14 @@ const (
 
 // harness is GridBridge's Scheduler on a virtual clock behind a real HTTP
 // server, with the Go SDK pointed at it, and beside it the EventBridge its
-// EventBridge targets put events on, as the emulator mounts them.
+// EventBridge targets put events on and the SQS API of its queues, as the
+// emulator mounts them.
 type harness struct {
 	*facetest.AWSFace
 	sqs    *sqs.Store
 	client *schedsdk.Client
 	events *ebsdk.Client
+	queues *sqssdk.Client
 }
 
 func newHarness(t testing.TB) *harness {
@@ -46,9 +49,11 @@ func newHarness(t testing.TB) *harness {
 		buses := eventbridge.New(eventbridge.Config{Engine: env.Engine, SQS: queues.Queues()})
 		buses.Register(env.Router)
 		scheduler.New(scheduler.Config{Engine: env.Engine, SQS: queues.Queues(), EventBridge: buses, Seed: 7}).Register(env.Router)
+		queues.Register(env.Router)
 	})
 	h.client = schedsdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
 	h.events = ebsdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
+	h.queues = sqssdk.NewFromConfig(h.Config(account, facetest.AWSRegion))
 	return h
 }
 

@@ -217,24 +217,6 @@ func TestEventBridgeTargetPutsTheEventOnTheBus(t *testing.T) {
 	}
 }
 
-func TestFIFOQueueTargetCarriesTheMessageGroup(t *testing.T) {
-	h := startTest(t)
-	fifo := "arn:aws:sqs:us-east-1:123456789012:jobs.fifo"
-	_, err := h.client.CreateSchedule(ctx(t), &schedsdk.CreateScheduleInput{
-		Name: aws.String("nogroup"), ScheduleExpression: aws.String("rate(1 minute)"),
-		FlexibleTimeWindow: &types.FlexibleTimeWindow{Mode: types.FlexibleTimeWindowModeOff}, Target: sqsTarget(fifo),
-	})
-	apiError(t, err, "ValidationException", "")
-	target := sqsTarget(fifo)
-	target.SqsParameters = &types.SqsParameters{MessageGroupId: aws.String("g1")}
-	h.create("fifo", schedsdk.CreateScheduleInput{ScheduleExpression: aws.String("rate(1 minute)"), Target: target})
-	h.advance(2 * time.Minute)
-	msgs := h.messages(fifo)
-	if len(msgs) != 2 || msgs[0].MessageGroupID != "g1" || msgs[0].DeduplicationID == msgs[1].DeduplicationID {
-		t.Fatalf("FIFO messages %+v", msgs)
-	}
-}
-
 func TestScheduleGroupsAndTags(t *testing.T) {
 	h := startTest(t)
 	c := ctx(t)

@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsmodel"
 	"github.com/gridbridge/gridbridge/compat/aws/eventbus"
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
@@ -45,6 +46,9 @@ type Service struct {
 	seed   int64
 	// api is the AWS request frame every operation is served in.
 	api *frame.API
+	// model checks each request against the Scheduler model's constraints
+	// before its operation sees it.
+	model *awsmodel.Checker
 
 	mu      sync.Mutex
 	tenants map[tenantKey]*tenant
@@ -66,7 +70,8 @@ func New(cfg Config) *Service {
 	return &Service{
 		engine: cfg.Engine, clock: cfg.Engine.Clock(), sqs: cfg.SQS, buses: cfg.EventBridge,
 		jitter: cfg.Jitter, seed: cfg.Seed, tenants: make(map[tenantKey]*tenant),
-		api: awsjson.RESTFrame("EventBridge Scheduler", maxRequestBody, cfg.Log, codeValidation, codeInternal),
+		api:   awsjson.RESTFrame("EventBridge Scheduler", maxRequestBody, cfg.Log, codeValidation, codeInternal),
+		model: awsmodel.NewChecker(awsmodel.Scheduler(), awsmodel.Wording{LengthBetween: true, ValueBetween: true}),
 	}
 }
 
@@ -74,22 +79,24 @@ func New(cfg Config) *Service {
 // endpoint with the other faces, whose paths are /subscriptions/… (ARM) and
 // POST / (EventBridge's JSON 1.1), so the prefixes do not collide.
 func (s *Service) Register(r *mux.Router) {
-	handle := func(method, path string, op operation) {
-		r.Methods(method).Path(path).Handler(s.handler(op))
+	// Each route is named for its operation, as the model names it: the
+	// operation API faults match (awsjson.RESTFrame).
+	handle := func(method, path string, op operation, name string) {
+		r.Methods(method).Path(path).Name(name).Handler(s.handler(name, op))
 	}
-	handle(http.MethodPost, "/schedules/{Name}", (*Service).createSchedule)
-	handle(http.MethodGet, "/schedules/{Name}", (*Service).getSchedule)
-	handle(http.MethodPut, "/schedules/{Name}", (*Service).updateSchedule)
-	handle(http.MethodDelete, "/schedules/{Name}", (*Service).deleteSchedule)
-	handle(http.MethodGet, "/schedules", (*Service).listSchedules)
-	handle(http.MethodPost, "/schedule-groups/{Name}", (*Service).createGroup)
-	handle(http.MethodGet, "/schedule-groups/{Name}", (*Service).getGroup)
-	handle(http.MethodDelete, "/schedule-groups/{Name}", (*Service).deleteGroup)
-	handle(http.MethodGet, "/schedule-groups", (*Service).listGroups)
+	handle(http.MethodPost, "/schedules/{Name}", (*Service).createSchedule, "CreateSchedule")
+	handle(http.MethodGet, "/schedules/{Name}", (*Service).getSchedule, "GetSchedule")
+	handle(http.MethodPut, "/schedules/{Name}", (*Service).updateSchedule, "UpdateSchedule")
+	handle(http.MethodDelete, "/schedules/{Name}", (*Service).deleteSchedule, "DeleteSchedule")
+	handle(http.MethodGet, "/schedules", (*Service).listSchedules, "ListSchedules")
+	handle(http.MethodPost, "/schedule-groups/{Name}", (*Service).createGroup, "CreateScheduleGroup")
+	handle(http.MethodGet, "/schedule-groups/{Name}", (*Service).getGroup, "GetScheduleGroup")
+	handle(http.MethodDelete, "/schedule-groups/{Name}", (*Service).deleteGroup, "DeleteScheduleGroup")
+	handle(http.MethodGet, "/schedule-groups", (*Service).listGroups, "ListScheduleGroups")
 	// A resource ARN holds slashes (schedule-group/name), escaped by the SDK.
-	handle(http.MethodGet, "/tags/{ResourceArn:.+}", (*Service).listTags)
-	handle(http.MethodPost, "/tags/{ResourceArn:.+}", (*Service).tagResource)
-	handle(http.MethodDelete, "/tags/{ResourceArn:.+}", (*Service).untagResource)
+	handle(http.MethodGet, "/tags/{ResourceArn:.+}", (*Service).listTags, "ListTagsForResource")
+	handle(http.MethodPost, "/tags/{ResourceArn:.+}", (*Service).tagResource, "TagResource")
+	handle(http.MethodDelete, "/tags/{ResourceArn:.+}", (*Service).untagResource, "UntagResource")
 }
 
 // Reset forgets every group and schedule and removes their routes.
@@ -123,9 +130,12 @@ type call struct {
 type operation func(s *Service, c *call) (any, *awsjson.Error)
 
 // handler serves op inside the AWS request frame.
-func (s *Service) handler(op operation) http.Handler {
+func (s *Service) handler(name string, op operation) http.Handler {
 	return s.api.Handler(func(w http.ResponseWriter, req frame.Request) error {
 		r := req.HTTP
+		if apiErr := awsjson.CheckREST(s.model, name, r, mux.Vars(r), req.Body, codeValidation, false); apiErr != nil {
+			return apiErr
+		}
 		result, apiErr := op(s, &call{ctx: r.Context(), caller: awsjson.CallerOf(r), vars: mux.Vars(r), query: r.URL.Query(), body: req.Body})
 		if apiErr != nil {
 			return apiErr

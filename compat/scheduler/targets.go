@@ -63,7 +63,9 @@ func (inv *invocation) render(attempt int) string {
 }
 
 // The error codes a failed invocation reports (ERROR_CODE of its
-// dead-letter record). Client errors are not retried; the rest are.
+// dead-letter record), beside the codes SQS refuses a message with, which
+// Scheduler passes on. Throttling, server errors and timeouts are retried;
+// every other failure is a client error, and is not.
 const (
 	errNonExistentQueue = "AWS.SimpleQueueService.NonExistentQueue"
 	errInvalidParameter = "InvalidParameterValue"
@@ -77,10 +79,10 @@ const (
 
 func retryable(code string) bool {
 	switch code {
-	case errNonExistentQueue, errInvalidParameter, errNotFound, errValidation, errAccessDenied:
-		return false
+	case errThrottling, errInternal, errTimeout:
+		return true
 	}
-	return true
+	return false
 }
 
 // codeForStatus names an injected fault's outcome from its HTTP status.
@@ -102,7 +104,10 @@ func codeForStatus(status int) string {
 
 // destination returns what invokes a schedule's target: SQS's destination
 // for an SQS target, the bus for an EventBridge target, and the journal for
-// the rest.
+// the rest. An SQS target's message is sent as Scheduler sends it: in the
+// SqsParameters group on a FIFO queue, with no deduplication id, because
+// Scheduler requires a FIFO target's queue to have content-based
+// deduplication; a queue without it refuses the message.
 func (s *Service) destination(sc *sched, key tenantKey) engine.Destination {
 	t := sc.set.in.Target
 	arn := *t.Arn
@@ -113,9 +118,9 @@ func (s *Service) destination(sc *sched, key tenantKey) engine.Destination {
 			Queues: s.sqs, QueueArn: arn, Name: sqsFailure,
 			Message: func(a *engine.Attempt, it *engine.Item) sqssend.Message {
 				inv := it.Meta.(*invocation)
-				m := sqssend.Message{Body: []byte(inv.render(a.Number))}
+				m := sqssend.Message{Body: []byte(inv.render(a.Number)), AsSent: true}
 				if sqssend.IsFIFO(arn) {
-					m.MessageGroupID, m.DeduplicationID = group, inv.executionID
+					m.MessageGroupID = group
 				}
 				return m
 			},
@@ -131,7 +136,9 @@ func (s *Service) destination(sc *sched, key tenantKey) engine.Destination {
 }
 
 // sqsFailure names an SQS send failure as SQS would, never with the
-// sink's internal text.
+// sink's internal text. A message SQS refused (InvalidParameterValue from a
+// FIFO queue without content-based deduplication) fails with SQS's own code
+// and message, a client error.
 func sqsFailure(c sqssend.Cause, err error) (code, message string) {
 	switch c {
 	case sqssend.CauseTooLarge:
@@ -140,6 +147,11 @@ func sqsFailure(c sqssend.Cause, err error) (code, message string) {
 		return errNonExistentQueue, sqssend.NonExistentQueue
 	case sqssend.CauseTimeout:
 		return errTimeout, "The request to SQS timed out."
+	case sqssend.CauseRejected:
+		if name, text, ok := sqssend.Answer(err); ok && name != "" {
+			return name, text
+		}
+		return errValidation, "SQS refused the message."
 	}
 	return errInternal, "SQS could not be reached or failed to accept the message."
 }

@@ -3,9 +3,11 @@ package sqs
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/aws/smithy-go"
 
+	"github.com/gridbridge/gridbridge/compat/aws/awsmodel"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 )
 
@@ -150,4 +152,24 @@ func errInternal(format string, args ...any) *apiError {
 	e := newError("InternalError", "InternalError", format, args...)
 	e.Status, e.Sender = http.StatusInternalServerError, false
 	return e
+}
+
+// modelError is SQS's answer to a request that breaks its model's
+// constraints, one at a time as SQS reports them: a missing member is
+// MissingParameter; a name outside an enum is InvalidAttributeName where
+// the operation's model declares that error (the attribute names of
+// CreateQueue, GetQueueAttributes, SetQueueAttributes) and
+// InvalidParameterValue elsewhere.
+func modelError(svc *awsmodel.Service, action string, v awsmodel.Violation) *apiError {
+	if v.Kind == awsmodel.Required {
+		return errMissingParameter(v.Member)
+	}
+	value := "null"
+	if v.Value != nil {
+		value = *v.Value
+	}
+	if op, ok := svc.Operation(action); ok && v.Kind == awsmodel.Enum && slices.Contains(op.Errors, "InvalidAttributeName") {
+		return errInvalidAttributeName(value)
+	}
+	return errInvalidParameter("Value %s for parameter %s is invalid. Reason: %s.", value, v.Member, v.Constraint())
 }

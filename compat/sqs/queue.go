@@ -622,6 +622,10 @@ func (q *Queue) deleteMessage(handle string) error {
 	q.mu.Lock()
 	if m := q.byID[id]; m != nil {
 		q.removeLocked(m, &q.counts.deleted)
+		if q.fifo() {
+			// Its group's next message may be taken now.
+			q.wakeReceiversLocked()
+		}
 	}
 	q.mu.Unlock()
 	return nil

@@ -235,3 +235,23 @@ func TestLongPollOnFIFOWakesWhenTheGroupIsFreedByTheClock(t *testing.T) {
 		t.Fatalf("long poll returned %v, want the first message again once its visibility timeout ended", bodies(got))
 	}
 }
+
+func TestLongPollOnFIFOWakesWhenTheBlockingMessageIsDeleted(t *testing.T) {
+	h := startTest(t)
+	url := h.createQueue("poll-del.fifo", map[string]string{"FifoQueue": "true", "VisibilityTimeout": "30", "ContentBasedDeduplication": "true"})
+	for _, body := range []string{"first", "second"} {
+		h.send(url, body, func(in *sqssdk.SendMessageInput) { in.MessageGroupId = aws.String("g") })
+	}
+	got := h.receive(url, 1)
+	if !slices.Equal(bodies(got), []string{"first"}) {
+		t.Fatalf("first receive got %v", bodies(got))
+	}
+	done := h.longPoll(url)
+	h.awaitWaiting("poll-del.fifo", 1)
+	if _, err := h.client.DeleteMessage(ctx(t), &sqssdk.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: got[0].ReceiptHandle}); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-done; !slices.Equal(bodies(got), []string{"second"}) {
+		t.Fatalf("long poll returned %v, want the group's next message once the first was deleted", bodies(got))
+	}
+}

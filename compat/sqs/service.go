@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/aws/awsjson"
+	"github.com/gridbridge/gridbridge/compat/aws/awsmodel"
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssend"
 	"github.com/gridbridge/gridbridge/compat/aws/sqssink"
@@ -43,6 +44,9 @@ type Service struct {
 	endpoint string
 	// handler is the API behind the AWS request frame.
 	handler http.Handler
+	// model checks each JSON-protocol request against the SQS model's
+	// constraints before its operation sees it.
+	model *awsmodel.Checker
 }
 
 // New returns the SQS face: its own empty store, or the endpoint's queues.
@@ -50,7 +54,7 @@ func New(cfg Config) *Service {
 	if cfg.Endpoint != "" {
 		return &Service{queues: sqssink.New(cfg.Endpoint).Batching(), endpoint: cfg.Endpoint}
 	}
-	s := &Service{store: NewStore(cfg.Clock)}
+	s := &Service{store: NewStore(cfg.Clock), model: awsmodel.NewChecker(awsmodel.SQS(), awsmodel.Wording{})}
 	s.queues, s.handler = s.store, newFrame(cfg.Log).Handler(s.serve)
 	return s
 }
@@ -155,6 +159,10 @@ func newFrame(log *slog.Logger) *frame.API {
 			return nil
 		},
 		Internal: func(msg string) error { return errInternal("%s", msg) },
+		// An API fault's code is answered as given in both protocols.
+		Injected: func(code string, status int, msg string) error {
+			return &apiError{Code: code, QueryCode: code, Message: msg, Status: status, Sender: status < 500}
+		},
 		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			e, ok := err.(*apiError)
 			if !ok {
@@ -201,6 +209,11 @@ func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 		}
 		action = form.Get("Action")
 		c.decode = func(v any) error { return decodeQuery(form, v) }
+	}
+	if jsonProtocol {
+		if vs := s.model.Check(action, awsmodel.Input{Body: body}); len(vs) > 0 {
+			return modelError(s.model.Service(), action, vs[0])
+		}
 	}
 	op, ok := operations[action]
 	if !ok {

@@ -13,6 +13,8 @@ type Engine struct {
 	clock   Clock
 	journal *Journal
 	faults  *Faults
+	// apiFaults fail API calls (the faces' request frames take them).
+	apiFaults *APIFaults
 	// recordSecrets keeps secret values readable in recorded requests
 	// (secrets.go).
 	recordSecrets atomic.Bool
@@ -36,7 +38,7 @@ const (
 
 // New returns an engine on clock that journals into journal.
 func New(clock Clock, journal *Journal) *Engine {
-	return &Engine{clock: clock, journal: journal, faults: NewFaults(), routes: make(map[string]*routeState), epoch: clock.Now()}
+	return &Engine{clock: clock, journal: journal, faults: NewFaults(), apiFaults: NewAPIFaults(clock, journal), routes: make(map[string]*routeState), epoch: clock.Now()}
 }
 
 // Clock returns the engine's clock.
@@ -47,6 +49,9 @@ func (e *Engine) Journal() *Journal { return e.journal }
 
 // Faults returns the engine's fault rules.
 func (e *Engine) Faults() *Faults { return e.faults }
+
+// APIFaults returns the faults API calls answer.
+func (e *Engine) APIFaults() *APIFaults { return e.apiFaults }
 
 // Reset forgets every route, dropping what they held without journalling it
 // (the caller asked for a clean slate), and empties the journal and faults.
@@ -68,5 +73,6 @@ func (e *Engine) Reset() {
 	e.routes = make(map[string]*routeState)
 	e.mu.Unlock()
 	e.faults.Clear()
+	e.apiFaults.Clear()
 	e.journal.Reset()
 }

@@ -56,7 +56,7 @@ func TestPagesOnAnotherOriginCannotChangeState(t *testing.T) {
 	chromium := testenv.Chromium(t)
 	proc := testbinary.Start(t)
 	base := proc.Endpoints["http"]
-	emu := testkit.Connect(t, base)
+	emu := testkit.Connect(t, base, testkit.AsConfigured())
 	ctx := context.Background()
 
 	client := emu.SQS()

@@ -44,7 +44,7 @@ func TestDashboardFaultsDeadLettersAndReset(t *testing.T) {
 			},
 		},
 	})
-	other := emu.AddFault(engine.Fault{Labels: map[string]string{"subscription": "elsewhere"}, Status: 503})
+	other := emu.AddFault(testkit.Fault{Match: map[string]string{"subscription": "elsewhere"}, Status: 503})
 
 	b := startBrowser(t, chromium)
 	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
@@ -124,7 +124,7 @@ func TestDashboardFaultsDeadLettersAndReset(t *testing.T) {
 
 	// Reset: the first click only asks. (The form's fault expired after its
 	// one attempt; this one lasts.)
-	emu.AddFault(engine.Fault{Labels: map[string]string{"subscription": "elsewhere"}, Status: 503})
+	emu.AddFault(testkit.Fault{Match: map[string]string{"subscription": "elsewhere"}, Status: 503})
 	b.eval(`location.hash = "#/faults"`, nil)
 	b.waitFor(`document.body.dataset.ready === "faults" && document.querySelector("button.danger")`)
 	b.click("button.danger")

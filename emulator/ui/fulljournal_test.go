@@ -12,7 +12,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/eventgrid/azeventgrid"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/eventgrid/armeventgrid/v2"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/internal/testbinary"
 	"github.com/gridbridge/gridbridge/internal/testenv"
@@ -41,7 +40,7 @@ func TestDashboardWithAFullJournal(t *testing.T) {
 	hook := fakes.NewWebhook(t)
 	emu.CreateTopic("load", &armeventgrid.TopicProperties{InputSchema: to.Ptr(armeventgrid.InputSchemaEventGridSchema)})
 	emu.CreateEventSubscription("load", "sink", armeventgrid.EventSubscriptionProperties{Destination: testkit.WebHookDestination(hook.URL())})
-	emu.AddFault(engine.Fault{Labels: map[string]string{"subscription": "sink"}, Status: http.StatusBadRequest})
+	emu.AddFault(testkit.Fault{Match: map[string]string{"subscription": "sink"}, Status: http.StatusBadRequest})
 	pub := emu.EventGridPublisher("load")
 	at := emu.Now()
 	for sent := 0; sent < fullJournalEvents; {

@@ -97,7 +97,7 @@ func TestDashboardListsAnEventOfATopicWithoutSubscriptions(t *testing.T) {
 	chromium := testenv.Chromium(t)
 	proc := testbinary.Start(t, "--clock", "virtual")
 	base := proc.Endpoints["http"]
-	emu := testkit.Connect(t, base)
+	emu := testkit.Connect(t, base, testkit.WithJitter(0), testkit.WithProbation())
 	emu.CreateTopic("lonely", nil)
 	if _, err := emu.EventGridPublisher("lonely").PublishEvents(context.Background(), []azeventgrid.Event{{
 		ID: to.Ptr("alone-1"), EventType: to.Ptr("Orders.Placed"), Subject: to.Ptr("orders/1"),
@@ -367,7 +367,7 @@ func fillEveryView(t *testing.T, emu *testkit.Emulator) {
 	}
 	emu.WaitForDeliveries(testkit.Filter{Subscription: "flaky"}, 3)
 	emu.WaitForDeliveries(testkit.Filter{Target: "queue"}, 1)
-	emu.AddFault(engine.Fault{Labels: map[string]string{"subscription": markup.fault}, Status: 503})
+	emu.AddFault(testkit.Fault{Match: map[string]string{"subscription": markup.fault}, Status: 503})
 	emu.Advance(6 * time.Minute)
 	emu.WaitForDeadLetters(testkit.Filter{Subscription: "archive"}, 1)
 }
@@ -377,7 +377,7 @@ func fillEveryView(t *testing.T, emu *testkit.Emulator) {
 var dashboardAnswers = []string{
 	"/_emulator/info", "/_emulator/metrics", "/_emulator/sqs", "/_emulator/eventbridge/subscribers", "/_emulator/eventgrid/topics",
 	"/_emulator/ui/api/events", "/_emulator/journal", "/_emulator/ui/api/entries?kind=deadletter", "/_emulator/ui/api/entries?kind=drop",
-	"/_emulator/clock", "/_emulator/ui/api/timers", "/_emulator/faults", "/_emulator/ui/api/changes?after=0&wait=0s",
+	"/_emulator/clock", "/_emulator/ui/api/timers", "/_emulator/faults", "/_emulator/api-faults", "/_emulator/ui/api/changes?after=0&wait=0s",
 }
 
 // recordAnswers reads every answer the page reads from the emulator at

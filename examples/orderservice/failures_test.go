@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
-	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/fakes"
 	"github.com/gridbridge/gridbridge/testkit"
 )
@@ -53,8 +52,8 @@ func TestTargetOutage_EventBridgeRetriesUntilDelivered(t *testing.T) {
 	svc := newShop(t, emu)
 	review := queueARN("review")
 	routeBigOrders(t, emu, ebtypes.Target{Id: aws.String("review"), Arn: aws.String(review)})
-	emu.AddFault(engine.Fault{
-		Labels:  map[string]string{"rule": "big-orders", "target": "review"},
+	emu.AddFault(testkit.Fault{
+		Match:   map[string]string{"rule": "big-orders", "target": "review"},
 		Status:  500,
 		Message: "review queue unavailable",
 		Count:   2, // the first two attempts fail, then the fault expires

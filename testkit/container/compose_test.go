@@ -130,7 +130,7 @@ func TestComposeDefault_Container(t *testing.T) {
 
 	base := "http://127.0.0.1:" + strconv.Itoa(httpPort)
 	waitHealthy(t, base)
-	emu := testkit.Connect(t, base)
+	emu := testkit.Connect(t, base, testkit.AsConfigured())
 	ctx := context.Background()
 
 	put, err := emu.EventBridge().PutEvents(ctx, &eventbridge.PutEventsInput{Entries: []ebtypes.PutEventsRequestEntry{{

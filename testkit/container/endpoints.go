@@ -29,14 +29,15 @@ func (c *Container) TLSURL(ctx context.Context) (string, error) {
 // Emulator attaches testkit to the container (testkit.Connect on the
 // mapped HTTP port), so every testkit helper and assertion works as it does
 // in-process: ARM and publishing clients, the clock, faults, deliveries,
-// dead letters. It fails t when the container cannot be reached.
-func (c *Container) Emulator(t testing.TB) *testkit.Emulator {
+// dead letters. It fails t when the container cannot be reached, or does
+// not run as opts say (by default: WithTestkitDefaults; see testkit.Connect).
+func (c *Container) Emulator(t testing.TB, opts ...testkit.Option) *testkit.Emulator {
 	t.Helper()
 	url, err := c.HTTPURL(context.Background())
 	if err != nil {
 		t.Fatalf("gridbridge container: mapped HTTP port: %v", err)
 	}
-	return testkit.Connect(t, url)
+	return testkit.Connect(t, url, opts...)
 }
 
 // Network is the network shared with the sidecars, nil when Run started

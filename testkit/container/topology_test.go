@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 
-	"github.com/gridbridge/gridbridge/emulator"
 	"github.com/gridbridge/gridbridge/testkit"
 	"github.com/gridbridge/gridbridge/testkit/container"
 )
@@ -19,7 +18,7 @@ const topologyFile = "testdata/topology.yaml"
 
 func TestTopologyFile_InProcess(t *testing.T) {
 	t.Parallel()
-	topologyIsInPlace(t, testkit.Start(t, testkit.WithOptions(func(o *emulator.Options) { o.Config = topologyFile })))
+	topologyIsInPlace(t, testkit.Start(t, testkit.WithConfig(topologyFile)))
 }
 
 func TestTopologyFile_Container(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/gorilla/mux"
+
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 )
 
@@ -16,6 +18,7 @@ func Frame(name string, maxBody int64, log *slog.Logger) *frame.API {
 		TooLarge:   func(msg string) error { return NewError(CodeValidation, msg) },
 		Internal:   func(msg string) error { return NewError(CodeInternal, msg) },
 		WriteError: func(w http.ResponseWriter, req frame.Request, err error) { WriteError(w, req.ID, err) },
+		Injected:   injected,
 	}
 }
 
@@ -34,5 +37,19 @@ func RESTFrame(name string, maxBody int64, log *slog.Logger, validationCode, int
 		WriteError: func(w http.ResponseWriter, req frame.Request, err error) {
 			WriteRESTError(w, req.ID, err, internalCode)
 		},
+		Injected: injected,
+		// A REST API's operation is the name of the route that took the
+		// request (the faces name each route for its operation).
+		Operation: func(r *http.Request) string {
+			if route := mux.CurrentRoute(r); route != nil {
+				return route.GetName()
+			}
+			return ""
+		},
 	}
+}
+
+// injected is an API fault's error, in either JSON protocol.
+func injected(code string, status int, msg string) error {
+	return &Error{Code: code, Message: msg, Status: status}
 }

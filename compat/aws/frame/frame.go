@@ -16,9 +16,13 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
+	"strings"
 
 	"github.com/google/uuid"
+
+	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // API is one AWS API's frame. Its zero Log and NewID are usable.
@@ -44,6 +48,14 @@ type API struct {
 	Unreadable, TooLarge, Internal func(message string) error
 	// WriteError answers err in the API's wire shape.
 	WriteError func(w http.ResponseWriter, req Request, err error)
+	// Injected is the API's own error for an API fault (engine.APIFault)
+	// with this code, HTTP status and message; nil: the API takes no
+	// faults.
+	Injected func(code string, status int, message string) error
+	// Operation names the operation a request calls when neither an
+	// X-Amz-Target header nor an Action parameter does (a REST API);
+	// nil: such requests match only faults that name no operation.
+	Operation func(*http.Request) string
 }
 
 // Request is one request inside the frame.
@@ -77,10 +89,83 @@ func (a *API) Handler(serve func(w http.ResponseWriter, req Request) error) http
 			return
 		}
 		req.Body = body
+		if err := a.injected(req); err != nil {
+			a.WriteError(w, req, err)
+			return
+		}
 		if err := serve(w, req); err != nil {
 			a.WriteError(w, req, err)
 		}
 	})
+}
+
+// injected is the error an API fault in force makes req answer, or nil.
+// The faults travel in the request's context (engine.WithAPIFaults); a
+// request is matched by the service its signature names (AWS's own name
+// for the API: "events", "sqs") and its operation. It runs after the
+// body is read, so a fault answers only requests the API would take.
+func (a *API) injected(req Request) error {
+	faults := engine.APIFaultsFrom(req.HTTP.Context())
+	if faults.None() || a.Injected == nil {
+		return nil
+	}
+	service := signingService(req.HTTP)
+	if service == "" {
+		return nil
+	}
+	op := a.operation(req)
+	hit, ok := faults.Take(service, op)
+	if !ok {
+		return nil
+	}
+	code, status, msg := hit.Error, hit.Status, hit.Message
+	if code == "" {
+		code = "InternalFailure"
+	}
+	if status == 0 {
+		status = engine.AWSStatus(code)
+	}
+	if msg == "" {
+		msg = "Failure injected by a GridBridge API fault (" + hit.ID + ")."
+	}
+	faults.Journal(hit, op, status, code, msg)
+	return a.Injected(code, status, msg)
+}
+
+// operation names req's operation: the X-Amz-Target's (JSON protocols),
+// the Action parameter (SQS's query protocol), or the API's Operation.
+func (a *API) operation(req Request) string {
+	if target := req.HTTP.Header.Get("X-Amz-Target"); target != "" {
+		_, op, _ := strings.Cut(target, ".")
+		return op
+	}
+	if op := req.HTTP.URL.Query().Get("Action"); op != "" {
+		return op
+	}
+	if strings.HasPrefix(req.HTTP.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		if form, err := url.ParseQuery(string(req.Body)); err == nil && form.Get("Action") != "" {
+			return form.Get("Action")
+		}
+	}
+	if a.Operation != nil {
+		return a.Operation(req.HTTP)
+	}
+	return ""
+}
+
+// signingService is the service of a SigV4 Authorization header's
+// credential scope (Credential=AKID/date/region/service/aws4_request).
+func signingService(r *http.Request) string {
+	_, rest, ok := strings.Cut(r.Header.Get("Authorization"), "Credential=")
+	if !ok {
+		return ""
+	}
+	scope, _, _ := strings.Cut(rest, ",")
+	parts := strings.Split(scope, "/")
+	if len(parts) != 5 {
+		return ""
+	}
+	return parts[3]
 }
 
 // Refuse answers err to a request no operation of the API takes, with a

@@ -3,7 +3,9 @@ package sqssend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"net/http"
 	"strings"
 
 	"github.com/aws/smithy-go"
@@ -111,6 +113,27 @@ func Answer(err error) (code, message string, ok bool) {
 		return "", "", false
 	}
 	return apiErr.ErrorCode(), apiErr.ErrorMessage(), true
+}
+
+// Rendered is SQS's answer to a failed send as EventBridge and Pipes pass
+// it on, in the Java SDK's rendering: "<message> (Service: AmazonSQS;
+// Status Code: <status>; Error Code: <code>)", with the status it names; ok
+// false when SQS did not answer (a network error). A batch entry's refusal
+// carries no status of its own: a refusal (CauseRejected) is taken as 400,
+// anything else as 500.
+func Rendered(c Cause, err error) (status int, message string, ok bool) {
+	name, text, answered := Answer(err)
+	if !answered {
+		return 0, "", false
+	}
+	status = StatusOf(err)
+	if status == 0 {
+		status = http.StatusBadRequest
+		if c != CauseRejected {
+			status = http.StatusInternalServerError
+		}
+	}
+	return status, fmt.Sprintf("%s (Service: AmazonSQS; Status Code: %d; Error Code: %s)", text, status, name), true
 }
 
 // TooLargeMessage is what SQS said refusing a message too large for the

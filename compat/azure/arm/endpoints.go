@@ -1,6 +1,8 @@
 package arm
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/gridbridge/gridbridge/compat/entra"
+	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // Endpoint is one row of a face's table: a method, a path template and the
@@ -62,6 +65,11 @@ type Options struct {
 	// RequireAPIVersion refuses a request without ?api-version= with 400
 	// MissingApiVersionParameter, as ARM does.
 	RequireAPIVersion bool
+	// CheckBody, when set, sees a PUT's or PATCH's body and the row's path
+	// template before the row's handler (which reads the body again): its
+	// error is the answer, as a resource provider checks a body against
+	// its specification before it acts.
+	CheckBody func(method, template string, body []byte) *Error
 }
 
 // Table routes ARM requests by path template and method. Mount it on a
@@ -162,12 +170,66 @@ func (t *Table) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Message: "The HTTP method '" + r.Method + "' is not supported on this resource; allowed: " + list + "."})
 		return
 	}
+	if err := e.injected(r); err != nil {
+		WriteError(w, err)
+		return
+	}
+	if t.opts.CheckBody != nil && (r.Method == http.MethodPut || r.Method == http.MethodPatch) && r.Body != nil {
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if err == nil && len(body) <= MaxBody {
+			if aerr := t.opts.CheckBody(r.Method, e.Path, body); aerr != nil {
+				WriteError(w, aerr)
+				return
+			}
+		}
+	}
 	resp, err := e.Handle(&Request{Request: r, vars: vars})
 	if err != nil {
 		WriteError(w, err)
 		return
 	}
 	Write(w, resp)
+}
+
+// injected is the error an API fault in force makes r answer, or nil. ARM
+// faults name service "arm" and an operation of the row's method and
+// resource type: its template's last literal ("PUT topics", "GET
+// eventSubscriptions", "POST listKeys").
+func (e *compiled) injected(r *http.Request) *Error {
+	faults := engine.APIFaultsFrom(r.Context())
+	if faults.None() {
+		return nil
+	}
+	op := e.operation()
+	hit, ok := faults.Take("arm", op)
+	if !ok {
+		return nil
+	}
+	status := hit.Status
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	code := hit.Error
+	if code == "" {
+		code = engine.ARMCode(status)
+	}
+	msg := hit.Message
+	if msg == "" {
+		msg = "Failure injected by a GridBridge API fault (" + hit.ID + ")."
+	}
+	faults.Journal(hit, op, status, code, msg)
+	return &Error{Status: status, Code: code, Message: msg}
+}
+
+// operation is the row's method and resource type, as API faults name it.
+func (e *compiled) operation() string {
+	for i := len(e.segments) - 1; i >= 0; i-- {
+		if lit := e.segments[i].literal; lit != "" {
+			return e.Method + " " + lit
+		}
+	}
+	return e.Method
 }
 
 // find returns the row for r's path and method with its variables, or the

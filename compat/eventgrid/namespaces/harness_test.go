@@ -19,6 +19,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces"
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/internal/facetest"
+	"github.com/gridbridge/gridbridge/testkit"
 )
 
 // start is the virtual clock's starting time: dead-letter paths under it
@@ -200,7 +201,7 @@ func blobDeadLetter(account, container string) *armeventgrid.DeadLetterWithResou
 
 func (h *harness) sender(t testing.TB, ns namespace, topic string) *aznamespaces.SenderClient {
 	t.Helper()
-	c, err := namespaces.NewSenderClient(namespaces.ClientOptions{Endpoint: namespaces.Endpoint(ns.hostname), Key: ns.key, RootCAs: h.roots}, topic)
+	c, err := testkit.NewNamespaceSender(testkit.NamespaceClientOptions{Endpoint: namespaces.Endpoint(ns.hostname), Key: ns.key, RootCAs: h.roots}, topic)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func (h *harness) sender(t testing.TB, ns namespace, topic string) *aznamespaces
 
 func (h *harness) receiver(t testing.TB, ns namespace, topic, sub string) *aznamespaces.ReceiverClient {
 	t.Helper()
-	c, err := namespaces.NewReceiverClient(namespaces.ClientOptions{Endpoint: namespaces.Endpoint(ns.hostname), Key: ns.key, RootCAs: h.roots}, topic, sub)
+	c, err := testkit.NewNamespaceReceiver(testkit.NamespaceClientOptions{Endpoint: namespaces.Endpoint(ns.hostname), Key: ns.key, RootCAs: h.roots}, topic, sub)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/resource"
 	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
+	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
 // MaxBytes is the size limit of a request and of one event: 1 MB
@@ -67,6 +68,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, topic string, ty
 		} else {
 			fail(http.StatusBadRequest, "BadRequest", "InputJsonInvalid", "The request body could not be read: "+err.Error())
 		}
+		return
+	}
+	if status, code, msg, ok := injected(r); ok {
+		fail(status, code, "", msg)
 		return
 	}
 	events, derr := schema.Decode(schema.Topic{ID: t.ID, Name: t.Name, Input: t.EventSchema(), Mapping: t.InputSchemaMapping, Domain: typ == resource.TypeDomain},
@@ -127,4 +132,31 @@ func requestURI(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host + r.URL.RequestURI()
+}
+
+// injected is the answer an API fault in force gives this publish request:
+// service "eventgrid", operation "publish" (topics and domains alike),
+// with Event Grid's error body. It is asked once the request is one the
+// topic would take (found, authorized, read).
+func injected(r *http.Request) (status int, code, msg string, ok bool) {
+	faults := engine.APIFaultsFrom(r.Context())
+	if faults.None() {
+		return 0, "", "", false
+	}
+	hit, ok := faults.Take("eventgrid", "publish")
+	if !ok {
+		return 0, "", "", false
+	}
+	status, code, msg = hit.Status, hit.Error, hit.Message
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if code == "" {
+		code = engine.ARMCode(status)
+	}
+	if msg == "" {
+		msg = "Failure injected by a GridBridge API fault (" + hit.ID + ")."
+	}
+	faults.Journal(hit, "publish", status, code, msg)
+	return status, code, msg, true
 }

@@ -420,6 +420,52 @@ async function viewClock(main) {
   }
 }
 
+// viewAPIFaults lists the API faults (calls answered with an injected
+// error, GET /_emulator/api-faults) with a form to add one.
+async function viewAPIFaults(main) {
+  const faults = list(obj(await getJSON("/api-faults")).faults).map(obj);
+  put(main, h("h2", {}, "API faults"));
+  put(main, faults.length ? table(faults, [
+    ["id", "id"],
+    ["service", "service"],
+    ["operation", "operation", (f) => f.operation || "every operation"],
+    ["error", "error"],
+    ["status", "status"],
+    ["count", "left", (f) => (f.count ? `${f.count - f.used} of ${f.count}` : "forever")],
+    ["used", "used"],
+    ["remove", "", (f) => h("button", { type: "button", class: "quiet", id: `remove-${f.id}`, onclick: async () => {
+      try { await send("DELETE", `/api-faults/${encodeURIComponent(f.id)}`); say(`Removed API fault ${f.id}`); } catch (err) { say(err.message); }
+      render();
+    } }, `Remove API fault ${f.id}`)],
+  ]) : h("p", { class: "muted" }, "No API faults: every call is served."));
+
+  const count = h("input", { type: "number", id: "apifault-count", min: "0", value: "1", size: "4" });
+  const service = h("select", { id: "apifault-service" }, ["events", "sqs", "scheduler", "pipes", "arm", "eventgrid"].map((k) => h("option", { value: k }, k)));
+  const operation = h("input", { type: "text", id: "apifault-operation", placeholder: "e.g. PutEvents, PUT topics" });
+  const error = h("input", { type: "text", id: "apifault-error", placeholder: "e.g. ThrottlingException" });
+  const status = h("input", { type: "number", id: "apifault-status", min: "400", max: "599", placeholder: "default", size: "6" });
+  const form = h("form", { class: "toolbar", "aria-label": "Add an API fault" },
+    h("label", { for: "apifault-count" }, "Fail the next"), count,
+    h("label", { for: "apifault-service" }, "calls (0 = forever) to"), service,
+    h("label", { for: "apifault-operation" }, "operation"), operation,
+    h("label", { for: "apifault-error" }, "with error"), error,
+    h("label", { for: "apifault-status" }, "status"), status,
+    h("button", { type: "submit", id: "apifault-add" }, "Add API fault"));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const rule = { service: service.value, count: Number(count.value || 0) };
+    if (operation.value) rule.operation = operation.value;
+    if (error.value) rule.error = error.value;
+    if (status.value) rule.status = Number(status.value);
+    try { const f = await send("POST", "/api-faults", rule); say(`Added API fault ${f.id}`); } catch (err) { say(err.message); }
+    render();
+  });
+  put(main, h("h3", {}, "Add an API fault"), form);
+  if (faults.length) {
+    put(main, h("button", { type: "button", class: "quiet", onclick: async () => { await send("DELETE", "/api-faults"); say("Removed every API fault"); render(); } }, "Remove every API fault"));
+  }
+}
+
 async function viewFaults(main) {
   const faults = list(obj(await getJSON("/faults")).faults).map(obj);
   put(main, h("h2", {}, "Faults"));
@@ -461,6 +507,8 @@ async function viewFaults(main) {
   if (faults.length) {
     put(main, h("button", { type: "button", class: "quiet", onclick: async () => { await send("DELETE", "/faults"); say("Removed every fault"); render(); } }, "Remove every fault"));
   }
+
+  await viewAPIFaults(main);
 
   put(main, h("h3", {}, "Reset"));
   const box = h("div", {});

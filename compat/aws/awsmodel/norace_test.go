@@ -1,0 +1,5 @@
+//go:build !race
+
+package awsmodel_test
+
+const raceEnabled = false
