@@ -109,11 +109,25 @@ func (c *scaledClock) Now() time.Time {
 }
 
 func (c *scaledClock) AfterFunc(d time.Duration, f func()) Timer {
-	if d < 0 {
-		d = 0
+	if d <= 0 {
+		// Due now (a route's next dispatch, most often): a worker runs
+		// it, with no runtime timer and no new goroutine.
+		t := &dueTimer{}
+		c.workers.Go(func() {
+			if t.stopped.CompareAndSwap(false, true) {
+				f()
+			}
+		})
+		return t
 	}
 	return time.AfterFunc(time.Duration(float64(d)/c.scale), f)
 }
+
+// dueTimer is a timer that was due when it was made: Stop stops it only if
+// its function has not started.
+type dueTimer struct{ stopped atomic.Bool }
+
+func (t *dueTimer) Stop() bool { return t.stopped.CompareAndSwap(false, true) }
 
 func (c *scaledClock) Go(f func()) { c.workers.Go(f) }
 
