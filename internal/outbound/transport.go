@@ -75,6 +75,7 @@ func (t *Transport) CloseIdleConnections() {
 	t.mu.Unlock()
 	for _, cs := range idle {
 		for _, c := range cs {
+			c.idleTimer.Stop()
 			c.nc.Close()
 		}
 	}
@@ -92,11 +93,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	key := req.URL.Scheme + "://" + hostPort(req.URL)
 	for try := 0; ; try++ {
-		c, reused, err := t.get(req.Context(), key, req.URL)
+		c, reused, err := t.get(req.Context(), key, req.URL, try > 0)
 		if err != nil {
 			return nil, err
 		}
-		resp, retry, err := c.roundTrip(req, body, reused && try == 0)
+		resp, retry, err := c.roundTrip(req, body, reused)
 		if err == nil {
 			return resp, nil
 		}
@@ -105,8 +106,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		// The server closed a kept-alive connection before it read the
-		// request: nothing was delivered, so the request goes again on a
-		// fresh connection, as net/http does.
+		// request: nothing was delivered, so the request goes again, on a
+		// new connection (the other idle ones may be closed too), as
+		// net/http does.
 	}
 }
 
@@ -183,21 +185,13 @@ func hostPort(u *url.URL) string {
 	return net.JoinHostPort(host, port)
 }
 
-// get takes an idle connection to key, or dials one.
-func (t *Transport) get(ctx context.Context, key string, u *url.URL) (*conn, bool, error) {
-	t.mu.Lock()
-	if cs := t.idle[key]; len(cs) > 0 {
-		c := cs[len(cs)-1]
-		cs[len(cs)-1] = nil
-		if len(cs) == 1 {
-			delete(t.idle, key)
-		} else {
-			t.idle[key] = cs[:len(cs)-1]
+// get takes an idle connection to key, or dials one (always, with dial).
+func (t *Transport) get(ctx context.Context, key string, u *url.URL, dial bool) (*conn, bool, error) {
+	if !dial {
+		if c := t.takeIdle(key); c != nil {
+			return c, true, nil
 		}
-		t.mu.Unlock()
-		return c, true, nil
 	}
-	t.mu.Unlock()
 	nc, err := t.dialer.DialContext(ctx, "tcp", hostPort(u))
 	if err != nil {
 		return nil, false, err
@@ -224,6 +218,32 @@ func (t *Transport) get(ctx context.Context, key string, u *url.URL) (*conn, boo
 	return c, false, nil
 }
 
+// takeIdle takes the most recently used idle connection to key, nil when
+// there is none.
+func (t *Transport) takeIdle(key string) *conn {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for cs := t.idle[key]; len(cs) > 0; cs = t.idle[key] {
+		c := cs[len(cs)-1]
+		cs[len(cs)-1] = nil
+		if len(cs) == 1 {
+			delete(t.idle, key)
+		} else {
+			t.idle[key] = cs[:len(cs)-1]
+		}
+		if c.idleTimer.Stop() {
+			return c
+		}
+		// Its idle time ran out as it was taken: the timer closes it.
+	}
+	return nil
+}
+
+// idleTimeout is how long a connection stays idle before it is closed, as
+// in net/http's DefaultTransport: a webhook server that has gone (a test's
+// own, on a port of its own) leaves no connection open for long.
+const idleTimeout = 90 * time.Second
+
 // put keeps c for the next request to its host, or closes it when the
 // host has enough idle connections.
 func (t *Transport) put(c *conn) {
@@ -233,8 +253,29 @@ func (t *Transport) put(c *conn) {
 	t.mu.Lock()
 	if cs := t.idle[c.key]; len(cs) < t.maxIdle {
 		t.idle[c.key] = append(cs, c)
+		if c.idleTimer == nil {
+			c.idleTimer = time.AfterFunc(idleTimeout, func() { t.expire(c) })
+		} else {
+			c.idleTimer.Reset(idleTimeout)
+		}
 		t.mu.Unlock()
 		return
+	}
+	t.mu.Unlock()
+	c.nc.Close()
+}
+
+// expire closes c, idle for idleTimeout, and takes it out of the pool.
+func (t *Transport) expire(c *conn) {
+	t.mu.Lock()
+	cs := t.idle[c.key]
+	if i := slices.Index(cs, c); i >= 0 {
+		cs = slices.Delete(cs, i, i+1)
+		if len(cs) == 0 {
+			delete(t.idle, c.key)
+		} else {
+			t.idle[c.key] = cs
+		}
 	}
 	t.mu.Unlock()
 	c.nc.Close()
@@ -248,6 +289,9 @@ type conn struct {
 	counted countingReader
 	br      *bufio.Reader
 	buf     []byte // the request as written, kept for the next one
+	// idleTimer closes the connection once it has been idle for
+	// idleTimeout; set on its first return to the pool.
+	idleTimer *time.Timer
 }
 
 // countingReader counts what the connection has read and bounds it while
