@@ -119,7 +119,8 @@ func defaultSettings() settings {
 			// still waited for; tests of endpoints that never answer set it
 			// lower.
 			SettleTimeout: 3 * time.Second,
-			WebhookClient: &http.Client{Transport: insecureTransport()},
+			// No WebhookClient: deliveries go out through the binary's own
+			// transport, which reaches self-signed test endpoints too.
 		},
 		want: runMode{clock: engine.ModeVirtual},
 	}
@@ -362,18 +363,6 @@ func (noTest) Helper() {}
 
 func (noTest) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf(format, args...) + " (an emulator from New or Dial fails by panicking until For binds it to a test)")
-}
-
-// insecureTransport lets deliveries reach test webhooks that serve
-// self-signed certificates (httptest.NewTLSServer).
-func insecureTransport() http.RoundTripper {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // test endpoints only
-	// A route keeps up to 16 deliveries in flight; with Go's default of 2
-	// idle connections per host the rest would dial a new connection for
-	// every event.
-	tr.MaxIdleConnsPerHost = 64
-	return tr
 }
 
 // URL is the emulator's HTTP base URL.
