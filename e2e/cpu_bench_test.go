@@ -224,7 +224,7 @@ func BenchmarkCPUPerEvent(b *testing.B) {
 // DeleteMessageBatch.
 func benchCPUEventBridgeToSQS(b *testing.B) {
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	ctx := context.Background()
 	client, eb := emu.SQS(), emu.EventBridge()
 	url := createBenchQueue(b, client, "via-rule")
@@ -259,7 +259,7 @@ func benchCPUEventBridgeToSQS(b *testing.B) {
 // ReceiveMessage(10) and DeleteMessageBatch.
 func benchCPUSQS(b *testing.B) {
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	ctx := context.Background()
 	client := emu.SQS()
 	url := createBenchQueue(b, client, "direct")
@@ -288,7 +288,7 @@ func benchCPUSQS(b *testing.B) {
 func benchCPUEventGridWebhook(b *testing.B) {
 	const perPublish = 10
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	publishes := (b.N + perPublish - 1) / perPublish
 	total := int64(publishes * perPublish)
 	hook := newBenchWebhook(b, false)
@@ -329,7 +329,7 @@ func benchCPUEventGridWebhook(b *testing.B) {
 func benchCPUNamespace(b *testing.B) {
 	const perPublish = 10
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	arm := emu.ARM()
 	facetest.CreateNamespaceTopic(b, arm, testkit.ResourceGroup, "bench", "orders")
 	poller, err := arm.NewNamespaceTopicEventSubscriptionsClient().BeginCreateOrUpdate(context.Background(), testkit.ResourceGroup, "bench", "orders", "billing",
