@@ -171,6 +171,10 @@ func newServer(opts Options) (*Server, error) {
 
 	s.router = mux.NewRouter()
 	s.router.SkipClean(true) // ARM scopes and ids must reach handlers untouched
+	// AWS JSON-protocol requests are told apart first, by one header
+	// (jsontargets.go); the faces are known further down.
+	targets := &jsonTargets{}
+	s.router.MatcherFunc(targets.match).Handler(targets)
 	inspection := s.router.PathPrefix("/_emulator").Subrouter()
 	s.registerInspection(inspection)
 	s.entra = entra.New(entra.Config{Now: s.clock.Now})
@@ -184,6 +188,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.faces = faces
+	*targets = *newJSONTargets(faces)
 	// A request signed for an AWS service GridBridge does not emulate gets
 	// that service's error shape before a face sees it (SQS's query
 	// protocol would take any Action).

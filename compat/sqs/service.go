@@ -96,6 +96,16 @@ func (s *Service) Register(r *mux.Router) {
 	r.Methods(http.MethodPost, http.MethodGet).Path("/{account:[0-9]{12}}/{queue:[A-Za-z0-9_.-]+}").Handler(s)
 }
 
+// JSONTarget is the X-Amz-Target prefix of the JSON protocol and its
+// handler, the requests Register's first route takes; none with an
+// endpoint.
+func (s *Service) JSONTarget() (string, http.Handler) {
+	if s.store == nil {
+		return "", nil
+	}
+	return "AmazonSQS.", s
+}
+
 // isQueryRequest matches a query-protocol request on "/": Action= in the URL
 // or in a form body. A form body is read here and put back for the handler.
 func isQueryRequest(r *http.Request, _ *mux.RouteMatch) bool {

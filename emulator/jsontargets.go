@@ -1,0 +1,66 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/gridbridge/gridbridge/compat/aws/notserved"
+)
+
+// jsonTargeted is a face that speaks an AWS JSON protocol: it serves POST /
+// whose X-Amz-Target begins with prefix ("AmazonSQS."), with h. An empty
+// prefix serves nothing (SQS with --sqs-endpoint).
+type jsonTargeted interface {
+	JSONTarget() (prefix string, h http.Handler)
+}
+
+// jsonTargets routes AWS JSON-protocol requests, the ones a busy test sends
+// most, by their X-Amz-Target alone, ahead of the router's path patterns
+// (Event Grid's ARM paths are many, each a regular expression). It matches
+// exactly the requests the faces' own X-Amz-Target routes match, and hands
+// them to the same handlers, so in the binary those routes are simply not
+// reached. A request signed for a service GridBridge does not emulate is
+// left to the router, which answers it in that service's shape.
+type jsonTargets struct {
+	prefixes []string
+	handlers []http.Handler
+}
+
+func newJSONTargets(faces []face) *jsonTargets {
+	t := &jsonTargets{}
+	for _, f := range faces {
+		if j, ok := f.(jsonTargeted); ok {
+			if prefix, h := j.JSONTarget(); prefix != "" {
+				t.prefixes = append(t.prefixes, prefix)
+				t.handlers = append(t.handlers, h)
+			}
+		}
+	}
+	return t
+}
+
+// find returns the handler of r's X-Amz-Target, nil when none serves it.
+func (t *jsonTargets) find(r *http.Request) http.Handler {
+	if r.Method != http.MethodPost || r.URL.Path != "/" {
+		return nil
+	}
+	target := r.Header.Get("X-Amz-Target")
+	if target == "" {
+		return nil
+	}
+	for i, p := range t.prefixes {
+		if strings.HasPrefix(target, p) {
+			return t.handlers[i]
+		}
+	}
+	return nil
+}
+
+// match is the route's mux.MatcherFunc.
+func (t *jsonTargets) match(r *http.Request, m *mux.RouteMatch) bool {
+	return t.find(r) != nil && !notserved.ForAnotherAWSService(r, m)
+}
+
+func (t *jsonTargets) ServeHTTP(w http.ResponseWriter, r *http.Request) { t.find(r).ServeHTTP(w, r) }
