@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -44,6 +45,8 @@ type Service struct {
 	endpoint string
 	// handler is the API behind the AWS request frame.
 	handler http.Handler
+	// answers holds *[]byte buffers for JSON answers to reuse.
+	answers sync.Pool
 	// model checks each JSON-protocol request against the SQS model's
 	// constraints before its operation sees it.
 	model *awsmodel.Checker
@@ -237,7 +240,9 @@ func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 		return err
 	}
 	if jsonProtocol {
-		writeJSONResult(w, req.ID, result)
+		buf := s.answerBuffer()
+		*buf = writeJSONResult(w, req.ID, result, *buf)
+		s.putAnswerBuffer(buf)
 	} else {
 		writeQueryResult(w, action, req.ID, result)
 	}

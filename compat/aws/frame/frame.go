@@ -161,11 +161,11 @@ func signingService(r *http.Request) string {
 		return ""
 	}
 	scope, _, _ := strings.Cut(rest, ",")
-	parts := strings.Split(scope, "/")
-	if len(parts) != 5 {
+	if strings.Count(scope, "/") != 4 {
 		return ""
 	}
-	return parts[3]
+	scope = scope[:strings.LastIndexByte(scope, '/')]
+	return scope[strings.LastIndexByte(scope, '/')+1:]
 }
 
 // Refuse answers err to a request no operation of the API takes, with a
