@@ -104,3 +104,20 @@ func BenchmarkEventGridAdvanceOverHangingWebhook(b *testing.B) {
 		}
 	}
 }
+
+// A webhook that hangs once and then answers, inside one hour's advance:
+// the clock stops waiting for it after the hang, but still gives the retry
+// its chance to answer before the retry's own timeout, so the retry
+// succeeds at +40 s rather than timing out for the clock's haste.
+func TestEG5_WebhookThatAnswersAgainWithinOneAdvance(t *testing.T) {
+	t.Parallel()
+	emu := startDefaultSettle(t)
+	hook := fakes.NewWebhook(t, fakes.Script(fakes.NoAnswer()))
+	start := emu.Now()
+	publishToHook(t, emu, hook.URL(), 1)
+	emu.Advance(time.Hour)
+	attempts := emu.Deliveries(testkit.Filter{Subscription: "hook"})
+	if len(attempts) != 2 || attempts[0].Outcome != "TimedOut" || attempts[1].Outcome != "Success" || attempts[1].Time.Sub(start) != 40*time.Second {
+		t.Fatalf("attempts %+v, want TimedOut then Success at +40 s", attempts)
+	}
+}

@@ -20,7 +20,7 @@ import (
 func TestMetricsShowTheQueuesInFlightMessages(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter")
+	proc := testbinary.Start(t, "--clock", "virtual", "--no-jitter", "--no-probation")
 	emu := testkit.Connect(t, proc.Endpoints["http"])
 	client, eb := emu.SQS(), emu.EventBridge()
 	url := createTestQueue(t, client, "orders")

@@ -60,3 +60,18 @@ func BenchmarkListSchedulesPage(b *testing.B) {
 		})
 	}
 }
+
+// Schedules made and deleted again and again, never listed, leave the
+// group's name index no larger than about the group.
+func TestNameIndexStaysBoundedWithoutListing(t *testing.T) {
+	t.Parallel()
+	g := &group{schedules: map[string]*sched{}}
+	for i := range 10_000 {
+		sc := &sched{name: fmt.Sprintf("s-%d", i%3)}
+		g.addLocked(sc)
+		g.removeLocked(sc.name)
+	}
+	if n := len(g.index.added) + len(g.index.sorted); n > 64+3 {
+		t.Fatalf("the index holds %d names for a group of %d schedules", n, len(g.schedules))
+	}
+}

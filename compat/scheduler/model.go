@@ -27,6 +27,11 @@ type group struct {
 func (g *group) addLocked(sc *sched) {
 	g.schedules[sc.name] = sc
 	g.index.add(sc.name)
+	// A group whose schedules come and go but that is never listed would
+	// pile up names to merge: merge them once they outnumber the group.
+	if len(g.index.added) > len(g.schedules)+64 {
+		g.sortedLocked()
+	}
 }
 
 // removeLocked takes the schedule name out of the group.

@@ -124,7 +124,7 @@ func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt, m outsideMark
 		<-acted
 	})
 	result := make(chan Outcome, 1)
-	waiting := m.start()
+	waiting := m.start(e.clock.Now().Add(route.ResponseTimeout))
 	go func() { result <- route.Destination.Deliver(waiting.trace(ctx), a) }()
 	select {
 	case o = <-result:

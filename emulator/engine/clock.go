@@ -54,8 +54,9 @@ type orderedClock interface {
 	// unanswered is not awaited again within the same advance; "" is none.
 	goTask(endpoint string, f func(task uint64))
 	// setOutside says that running task now waits for something outside
-	// the emulator (true) or works again (false).
-	setOutside(task uint64, outside bool)
+	// the emulator (true) or works again (false); deadline is when its
+	// response timeout fires on the clock (zero: none).
+	setOutside(task uint64, outside bool, deadline time.Time)
 	// answered says that the endpoint running task waits for has begun to
 	// answer: it is awaited again.
 	answered(task uint64)
@@ -122,7 +123,7 @@ func (c *scaledClock) afterFuncAt(when time.Time, _ uint64, f func()) Timer {
 // goTask runs f with task 0: a scaled clock never waits for work.
 func (c *scaledClock) goTask(_ string, f func(task uint64)) { go f(0) }
 
-func (c *scaledClock) setOutside(uint64, bool) {}
+func (c *scaledClock) setOutside(uint64, bool, time.Time) {}
 
 func (c *scaledClock) answered(uint64) {}
 
@@ -168,6 +169,11 @@ type VirtualClock struct {
 	// rate limit or with jitter start at a new instant each, so an hour's
 	// advance over 64 events to a hanging API destination took minutes.
 	silent map[string]bool
+	// probe is how long a silent endpoint's attempt is waited for, once,
+	// before time reaches its response timeout: long enough for a local
+	// endpoint that answers again to be seen, short, since it is paid for
+	// each attempt to an endpoint that stays silent.
+	probe time.Duration
 }
 
 // task is work in progress the virtual clock waits for.
@@ -175,6 +181,7 @@ type task struct {
 	since    time.Time // real time it started, or last changed state
 	outside  bool      // waiting for something outside the emulator
 	endpoint string    // what it waits for outside (goTask), "" if unnamed
+	deadline time.Time // when its response timeout fires, on the clock; zero: none
 }
 
 // answerWait is how long Advance waits for an answer from outside the
@@ -191,7 +198,9 @@ func NewVirtualClock(start time.Time, settle time.Duration) *VirtualClock {
 	if settle <= 0 {
 		settle = time.Second
 	}
-	c := &VirtualClock{now: start, settle: settle, answer: answerWait(settle), busy: make(map[uint64]*task), silent: make(map[string]bool)}
+	answer := answerWait(settle)
+	c := &VirtualClock{now: start, settle: settle, answer: answer, probe: min(answer, max(answer/20, 5*time.Millisecond)),
+		busy: make(map[uint64]*task), silent: make(map[string]bool)}
 	c.idle = sync.NewCond(&c.mu)
 	return c
 }
@@ -255,14 +264,14 @@ func (c *VirtualClock) answered(id uint64) {
 // emulator (true) — an answer cloud time cannot cause, so Advance waits for
 // it only the short answer bound — or works again (false), awaited for up to
 // the settle bound from now.
-func (c *VirtualClock) setOutside(id uint64, outside bool) {
+func (c *VirtualClock) setOutside(id uint64, outside bool, deadline time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, ok := c.busy[id]
 	if !ok || t.outside == outside {
 		return
 	}
-	t.outside, t.since = outside, time.Now()
+	t.outside, t.since, t.deadline = outside, time.Now(), deadline
 	c.idle.Broadcast() // a waiting Advance may now have less to wait for
 }
 
@@ -376,10 +385,19 @@ func (c *VirtualClock) waitIdle() {
 		for _, t := range c.busy {
 			bound := c.settle
 			if t.outside {
-				if sameInstant || c.silent[t.endpoint] {
+				if sameInstant {
 					continue
 				}
 				bound = c.answer
+				if c.silent[t.endpoint] {
+					// Not waited for, unless time is about to reach the
+					// attempt's own response timeout: then briefly, so
+					// an answer that comes at once still counts.
+					if t.deadline.IsZero() || (len(c.timers) > 0 && c.timers[0].when.Before(t.deadline)) {
+						continue
+					}
+					bound = c.probe
+				}
 			}
 			left := bound - time.Since(t.since)
 			if left <= 0 {

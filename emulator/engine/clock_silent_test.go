@@ -18,7 +18,7 @@ func TestVirtualClockStopsAwaitingASilentEndpoint(t *testing.T) {
 	defer close(hang)
 	outside := func(endpoint string) {
 		c.goTask(endpoint, func(id uint64) {
-			c.setOutside(id, true)
+			c.setOutside(id, true, time.Time{})
 			<-hang
 		})
 	}
@@ -56,6 +56,44 @@ func TestVirtualClockStopsAwaitingASilentEndpoint(t *testing.T) {
 	c.mu.Unlock()
 	if silent {
 		t.Fatal("an answered endpoint is still silent")
+	}
+}
+
+// A silent endpoint's attempt is still waited for, the probe bound, before
+// time reaches its own response timeout: an endpoint that answers again
+// mid-advance is not timed out for the clock's haste.
+func TestVirtualClockProbesASilentEndpointBeforeItsTimeout(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := NewVirtualClock(start, time.Hour)
+	c.mu.Lock()
+	c.silent["hook"] = true
+	c.probe = time.Hour // a test of order, not of the bound's length
+	c.mu.Unlock()
+	deadline := start.Add(5 * time.Second)
+	var answered, sawAnswer bool
+	c.AfterFunc(time.Second, func() {
+		c.goTask("hook", func(id uint64) {
+			c.setOutside(id, true, deadline)
+			time.Sleep(20 * time.Millisecond) // the endpoint's latency
+			c.mu.Lock()
+			answered = true
+			c.mu.Unlock()
+			c.answered(id)
+			c.setOutside(id, false, deadline)
+		})
+	})
+	// The attempt's response timeout.
+	c.AfterFunc(5*time.Second, func() {
+		c.mu.Lock()
+		sawAnswer = answered
+		c.mu.Unlock()
+	})
+	c.Advance(time.Minute)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !sawAnswer {
+		t.Fatal("the response timeout fired before the silent endpoint's answer was waited for")
 	}
 }
 

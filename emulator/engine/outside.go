@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptrace"
 	"sync"
+	"time"
 )
 
 // A virtual clock waits, after each timer it fires, for the work the timer
@@ -18,9 +19,11 @@ import (
 // every attempt to a hanging webhook cost a full settle bound of real time:
 // an hour's advance over 64 such events took 50 s. And once an endpoint has
 // let one attempt pass the answer bound, the clock does not wait for its
-// other attempts in that advance until one is answered: otherwise every
-// instant an attempt starts at (retries spread by jitter or a rate limit)
-// cost the answer bound again.
+// other attempts in that advance until one is answered, except briefly (the
+// probe bound) before time reaches an attempt's own response timeout, so an
+// endpoint that answers again mid-advance is seen: otherwise every instant
+// an attempt starts at (retries spread by jitter or a rate limit) cost the
+// answer bound again.
 
 // outsideMark lets a delivery attempt say when it waits for the endpoint.
 // With task 0 (a clock that does not wait for work) it does nothing.
@@ -36,8 +39,11 @@ func (e *Engine) goAttempts(rs *routeState, f func(m outsideMark)) {
 	e.clock.goTask(rs.route.ID, func(task uint64) { f(outsideMark{clock: e.clock, task: task}) })
 }
 
-// start begins one attempt's watch of its request.
-func (m outsideMark) start() *outsideWatch { return &outsideWatch{mark: m} }
+// start begins one attempt's watch of its request, whose response timeout
+// fires at deadline on the clock.
+func (m outsideMark) start(deadline time.Time) *outsideWatch {
+	return &outsideWatch{mark: m, deadline: deadline}
+}
 
 // outsideWatch follows one attempt's HTTP exchanges. The request being
 // written and the answer arriving are reported by the transport's own
@@ -45,9 +51,10 @@ func (m outsideMark) start() *outsideWatch { return &outsideWatch{mark: m} }
 // before the body is fully sent); once ended, the watch ignores them, so a
 // late "written" never marks an attempt that is acting on its outcome.
 type outsideWatch struct {
-	mark  outsideMark
-	mu    sync.Mutex
-	ended bool
+	mark     outsideMark
+	deadline time.Time
+	mu       sync.Mutex
+	ended    bool
 }
 
 func (w *outsideWatch) set(outside bool) {
@@ -57,7 +64,7 @@ func (w *outsideWatch) set(outside bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.ended {
-		w.mark.clock.setOutside(w.mark.task, outside)
+		w.mark.clock.setOutside(w.mark.task, outside, w.deadline)
 	}
 }
 

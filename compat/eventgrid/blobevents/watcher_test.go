@@ -114,7 +114,7 @@ func TestPollReportsEachChangeOnceInBoundedSteps(t *testing.T) {
 	}
 	upload(t, client, container, "b-10", "b-10a", "b-30")
 
-	const budget = 4
+	const budget = 10
 	want := []string{"deleted b-03", "created b-10", "created b-10a", "deleted b-24", "created b-30"}
 	var got []string
 	for polls := 0; len(got) < len(want) && polls < 20000; polls++ {
