@@ -104,8 +104,12 @@ func (c *scaledClock) Now() time.Time {
 }
 
 func (c *scaledClock) AfterFunc(d time.Duration, f func()) Timer {
-	if d < 0 {
-		d = 0
+	if d <= 0 {
+		// Work due now (a first delivery attempt) starts at once, as on
+		// the virtual clock: a runtime timer for it would cost a wake-up
+		// of the network poller per event queued.
+		go f()
+		return stoppedTimer{}
 	}
 	return time.AfterFunc(time.Duration(float64(d)/c.scale), f)
 }
