@@ -200,7 +200,7 @@ func (q *Queue) send(in sendInput) (sendResult, error) {
 	}
 	m := &message{
 		id: uuid.NewString(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID, traceHeader: in.traceHeader,
-		md5Body: md5Hex([]byte(in.body)), md5Attrs: md5OfAttributes(in.attrs),
+		md5Body: md5HexOf(in.body), md5Attrs: md5OfAttributes(in.attrs),
 		visibleAt: now.Add(delay), heapIndex: -1,
 	}
 	if q.fifo() {
