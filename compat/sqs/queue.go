@@ -1,6 +1,7 @@
 package sqs
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"crypto/sha256"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/google/uuid"
 
@@ -595,19 +597,24 @@ func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
 // receiptHandle is opaque to clients; it names the message and the receive.
 func receiptHandle(queue, id string, nonce uint64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(queue + "\x00" + id + "\x00" + strconv.FormatUint(nonce, 10)))
+	var buf [160]byte // one allocation, the handle's own, for usual names
+	b := append(append(append(append(buf[:0], queue...), 0), id...), 0)
+	return base64.RawURLEncoding.EncodeToString(strconv.AppendUint(b, nonce, 10))
 }
 
-// parseReceipt returns the message id a receipt handle names.
-func parseReceipt(handle string) (queue, id string, ok bool) {
-	b, err := base64.RawURLEncoding.DecodeString(handle)
+// parseReceipt returns the queue name and message id a receipt handle
+// names, decoded into buf (grown when too small): views of it, compared
+// and looked up in maps without being copied into strings.
+func parseReceipt(handle string, buf []byte) (queue, id []byte, ok bool) {
+	// The decoder only reads the handle: a view of it, not a copy.
+	b, err := base64.RawURLEncoding.AppendDecode(buf[:0], unsafe.Slice(unsafe.StringData(handle), len(handle)))
 	if err != nil {
-		return "", "", false
+		return nil, nil, false
 	}
-	queue, rest, ok1 := strings.Cut(string(b), "\x00")
-	id, nonce, ok2 := strings.Cut(rest, "\x00")
-	if !ok1 || !ok2 || strings.Contains(nonce, "\x00") {
-		return "", "", false
+	queue, rest, ok1 := bytes.Cut(b, []byte{0})
+	id, nonce, ok2 := bytes.Cut(rest, []byte{0})
+	if !ok1 || !ok2 || bytes.IndexByte(nonce, 0) >= 0 {
+		return nil, nil, false
 	}
 	return queue, id, true
 }
@@ -615,12 +622,13 @@ func parseReceipt(handle string) (queue, id string, ok bool) {
 // deleteMessage deletes the message a receipt handle names. A handle of a
 // message already gone succeeds, as on SQS.
 func (q *Queue) deleteMessage(handle string) error {
-	name, id, ok := parseReceipt(handle)
-	if !ok || name != q.key.name {
+	var buf [160]byte
+	name, id, ok := parseReceipt(handle, buf[:])
+	if !ok || string(name) != q.key.name {
 		return errReceiptHandleInvalid(handle)
 	}
 	q.mu.Lock()
-	if m := q.byID[id]; m != nil {
+	if m := q.byID[string(id)]; m != nil {
 		q.removeLocked(m, &q.counts.deleted)
 		if q.fifo() {
 			// Its group's next message may be taken now.
@@ -634,8 +642,9 @@ func (q *Queue) deleteMessage(handle string) error {
 // changeVisibility sets a received message's visibility timeout, counted
 // from now.
 func (q *Queue) changeVisibility(handle string, vt time.Duration) error {
-	name, id, ok := parseReceipt(handle)
-	if !ok || name != q.key.name {
+	var buf [160]byte
+	name, id, ok := parseReceipt(handle, buf[:])
+	if !ok || string(name) != q.key.name {
 		return errReceiptHandleInvalid(handle)
 	}
 	if vt < 0 || vt > maxVisibility {
@@ -644,7 +653,7 @@ func (q *Queue) changeVisibility(handle string, vt time.Duration) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	now := q.store.clock.Now()
-	m := q.byID[id]
+	m := q.byID[string(id)]
 	if m == nil || m.receipt != handle || !m.inflight(now) {
 		return errMessageNotInflight()
 	}
