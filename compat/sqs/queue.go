@@ -13,8 +13,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/google/uuid"
-
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
 
@@ -201,7 +199,7 @@ func (q *Queue) send(in sendInput) (sendResult, error) {
 		delay = *in.delay
 	}
 	m := &message{
-		id: uuid.NewString(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID, traceHeader: in.traceHeader,
+		id: q.store.ids.Next(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID, traceHeader: in.traceHeader,
 		md5Body: md5HexOf(in.body), md5Attrs: md5OfAttributes(in.attrs),
 		visibleAt: now.Add(delay), heapIndex: -1,
 	}
@@ -730,7 +728,7 @@ func (q *Queue) acceptMoved(mv move) {
 		m.group = "redriven"
 	}
 	if _, dup := q.byID[m.id]; dup {
-		m.id = uuid.NewString()
+		m.id = q.store.ids.Next()
 	}
 	q.enqueueLocked(m, now)
 }

@@ -79,9 +79,9 @@ func (e *Engine) dispatchRound(rs *routeState) (again bool) {
 			e.scheduleDispatchAfterLocked(rs, wait)
 			break
 		}
-		items := takeBatch(&rs.pending, rs.route)
+		b := takeBatch(&rs.pending, rs.route)
+		items := b.Items
 		rs.release = max(0, rs.release-len(items))
-		b := &Batch{Items: items}
 		if d := rs.route.Retry.BeforeRetry(b, now); d.Action != Proceed && d.Action != Retry {
 			e.endLocked(rs, b, d)
 			ended = append(ended, ending{b, d})
@@ -125,7 +125,7 @@ func runsInline(r *Route) bool {
 
 // takeBatch cuts the next batch off the queue: up to MaxBatchEvents, and up
 // to PreferredBatchBytes unless the first event alone is larger (EG-15).
-func takeBatch(queue *[]*Item, r *Route) []*Item {
+func takeBatch(queue *[]*Item, r *Route) *Batch {
 	q := *queue
 	maxEvents := r.MaxBatchEvents
 	if maxEvents < 1 {
@@ -140,15 +140,28 @@ func takeBatch(queue *[]*Item, r *Route) []*Item {
 		bytes += size
 		n++
 	}
-	batch := make([]*Item, n)
-	copy(batch, q[:n])
+	var b *Batch
+	if n == 1 {
+		// One event a batch (EventBridge's targets): the batch and its
+		// item slice in one allocation.
+		one := &struct {
+			batch Batch
+			items [1]*Item
+		}{}
+		one.items[0] = q[0]
+		b = &one.batch
+		b.Items = one.items[:]
+	} else {
+		b = &Batch{Items: make([]*Item, n)}
+		copy(b.Items, q[:n])
+	}
 	// Release the taken slots so the queue does not pin delivered events.
 	clear(q[:n])
 	*queue = q[n:]
 	if len(*queue) == 0 {
 		*queue = nil
 	}
-	return batch
+	return b
 }
 
 // concurrency is how many first-attempt batches r has in flight at most,

@@ -11,8 +11,6 @@
 package frame
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -21,12 +19,9 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strings"
-	"sync"
-	"sync/atomic"
-
-	"github.com/google/uuid"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/uuidseq"
 )
 
 // API is one AWS API's frame. Its zero Log and NewID are usable. It must
@@ -41,7 +36,7 @@ type API struct {
 	// Log receives a panicking request's value and stack; nil: discarded.
 	Log *slog.Logger
 	// NewID returns a request id; nil: one in a random UUID's form, as
-	// AWS's are (idSource).
+	// AWS's are (uuidseq).
 	NewID func() string
 	// Admit, when set, is checked before the body is read; its error is
 	// answered and the body left unread (SQS: a request must be signed,
@@ -64,30 +59,7 @@ type API struct {
 	Operation func(*http.Request) string
 
 	// ids makes the request ids when NewID is nil.
-	ids idSource
-}
-
-// idSource makes request ids in a random UUID's form (version 4): a
-// random 128-bit start drawn once, plus a count, so that every request has
-// an id of its own without asking for randomness each time.
-type idSource struct {
-	once   sync.Once
-	hi, lo uint64
-	n      atomic.Uint64
-}
-
-func (s *idSource) next() string {
-	s.once.Do(func() {
-		var b [16]byte
-		_, _ = rand.Read(b[:]) // never fails (crypto/rand)
-		s.hi, s.lo = binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])
-	})
-	var u uuid.UUID
-	binary.BigEndian.PutUint64(u[:8], s.hi)
-	binary.BigEndian.PutUint64(u[8:], s.lo+s.n.Add(1))
-	u[6] = u[6]&0x0f | 0x40 // version 4
-	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
-	return u.String()
+	ids uuidseq.Source
 }
 
 // Request is one request inside the frame.
@@ -210,7 +182,7 @@ func (a *API) newID() string {
 	if a.NewID != nil {
 		return a.NewID()
 	}
-	return a.ids.next()
+	return a.ids.Next()
 }
 
 // recover answers a request that panicked. http.ErrAbortHandler is the
