@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gridbridge/gridbridge/compat/aws/notserved"
 )
 
@@ -17,12 +15,14 @@ type jsonTargeted interface {
 }
 
 // jsonTargets routes AWS JSON-protocol requests, the ones a busy test sends
-// most, by their X-Amz-Target alone, ahead of the router's path patterns
-// (Event Grid's ARM paths are many, each a regular expression). It matches
-// exactly the requests the faces' own X-Amz-Target routes match, and hands
-// them to the same handlers, so in the binary those routes are simply not
-// reached. A request signed for a service GridBridge does not emulate is
-// left to the router, which answers it in that service's shape.
+// most, by their X-Amz-Target alone, before the router (whose path
+// patterns, Event Grid's ARM paths, are many regular expressions, and which
+// copies each request twice to carry its route and variables, none of which
+// these requests have). It takes exactly the requests the faces' own
+// X-Amz-Target routes match, and hands them to the same handlers, so in
+// the binary those routes are simply not reached. A request signed for a
+// service GridBridge does not emulate is left to the router, which answers
+// it in that service's shape.
 type jsonTargets struct {
 	prefixes []string
 	handlers []http.Handler
@@ -58,9 +58,11 @@ func (t *jsonTargets) find(r *http.Request) http.Handler {
 	return nil
 }
 
-// match is the route's mux.MatcherFunc.
-func (t *jsonTargets) match(r *http.Request, m *mux.RouteMatch) bool {
-	return t.find(r) != nil && !notserved.ForAnotherAWSService(r, m)
+// handler is the face that takes r, nil to leave r to the router.
+func (t *jsonTargets) handler(r *http.Request) http.Handler {
+	h := t.find(r)
+	if h == nil || notserved.ForAnotherAWSService(r, nil) {
+		return nil
+	}
+	return h
 }
-
-func (t *jsonTargets) ServeHTTP(w http.ResponseWriter, r *http.Request) { t.find(r).ServeHTTP(w, r) }
