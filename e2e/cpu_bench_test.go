@@ -4,12 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,12 +62,13 @@ import (
 //	GRIDBRIDGE_TEST_BINARY=/tmp/before go test ./e2e -run '^$' -bench CPUPerEvent ...
 
 // bareServerEnv, set in a child of the test binary, makes TestMain serve the
-// bare baseline instead of running tests.
+// bare baseline instead of running tests: "http" plain, "https" over TLS
+// (a P-256 certificate, as the emulator's own).
 const bareServerEnv = "GRIDBRIDGE_BENCH_BARE_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(bareServerEnv) != "" {
-		serveBare()
+	if scheme := os.Getenv(bareServerEnv); scheme != "" {
+		serveBare(scheme == "https")
 		return
 	}
 	os.Exit(m.Run())
@@ -68,7 +77,7 @@ func TestMain(m *testing.M) {
 // serveBare is the floor: a net/http server that reads the request and
 // answers 200 bytes, printing its address on stdout and serving until it
 // is killed.
-func serveBare() {
+func serveBare(overTLS bool) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -76,22 +85,52 @@ func serveBare() {
 	}
 	answer := bytes.Repeat([]byte("x"), 200)
 	fmt.Println(ln.Addr().String())
-	_ = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(answer)
-	}))
+	})
+	if !overTLS {
+		_ = http.Serve(ln, handler)
+		return
+	}
+	cert, err := selfSigned()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	srv := &http.Server{Handler: handler, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}}
+	_ = srv.ServeTLS(ln, "", "")
+}
+
+// selfSigned is a P-256 certificate for 127.0.0.1, the key type the
+// emulator's own TLS endpoint serves.
+func selfSigned() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
 }
 
 // bareServer is the floor's process.
 type bareServer struct {
-	cmd *exec.Cmd
-	url string
+	cmd    *exec.Cmd
+	url    string
+	client *http.Client
 }
 
-func startBare(b *testing.B) *bareServer {
+func startBare(b *testing.B) *bareServer { return startBareScheme(b, "http") }
+
+func startBareScheme(b *testing.B, scheme string) *bareServer {
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), bareServerEnv+"=1")
+	cmd.Env = append(os.Environ(), bareServerEnv+"="+scheme)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -104,13 +143,18 @@ func startBare(b *testing.B) *bareServer {
 	if err != nil {
 		b.Fatalf("the bare server printed no address: %v", err)
 	}
-	return &bareServer{cmd: cmd, url: "http://" + strings.TrimSpace(line) + "/"}
+	transport := &http.Transport{MaxIdleConnsPerHost: 8}
+	if scheme == "https" {
+		transport.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the floor's own throwaway certificate
+		transport.ForceAttemptHTTP2 = false
+	}
+	return &bareServer{cmd: cmd, url: scheme + "://" + strings.TrimSpace(line) + "/", client: &http.Client{Transport: transport}}
 }
 
 // drive sends requests 1.5 KB POSTs from 8 keep-alive clients.
 func (s *bareServer) drive(b *testing.B, requests int64) {
 	body := bytes.Repeat([]byte("y"), 1536)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	client := s.client
 	defer client.CloseIdleConnections()
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -132,18 +176,33 @@ func (s *bareServer) drive(b *testing.B, requests int64) {
 	wg.Wait()
 }
 
+// profileEnv names a directory: set, each measured phase (b.N > 1) also
+// records a CPU profile of the measured process there with
+// `perf record -e cpu-clock -g`, one file a benchmark and process, for
+// `perf report -i`.
+const profileEnv = "GRIDBRIDGE_BENCH_PROFILE"
+
 // meter reads a process's CPU time and, where perf supports it, counts its
 // instructions over one phase.
 type meter struct {
-	b    *testing.B
-	pid  int
-	cpu0 float64
-	perf *exec.Cmd
-	out  *bytes.Buffer
+	b      *testing.B
+	pid    int
+	cpu0   float64
+	perf   *exec.Cmd
+	out    *bytes.Buffer
+	record *exec.Cmd
 }
 
 func startMeter(b *testing.B, pid int) *meter {
 	m := &meter{b: b, pid: pid, cpu0: cpuSecondsOf(b, pid)}
+	if dir := os.Getenv(profileEnv); dir != "" && b.N > 1 {
+		file := filepath.Join(dir, strings.NewReplacer("/", "-").Replace(b.Name())+"-"+strconv.Itoa(pid)+".perf.data")
+		m.record = exec.Command("perf", "record", "-q", "-e", "cpu-clock", "-F", "2000", "-g", "-p", strconv.Itoa(pid), "-o", file)
+		if m.record.Start() != nil {
+			b.Logf("%s: perf record did not start", profileEnv)
+			m.record = nil
+		}
+	}
 	if path, ok := perfCountsInstructions(); ok {
 		m.out = &bytes.Buffer{}
 		m.perf = exec.Command(path, "stat", "-x", ",", "-e", "instructions", "-p", strconv.Itoa(pid))
@@ -181,6 +240,10 @@ func perfCountsInstructions() (string, bool) {
 // process used since startMeter.
 func (m *meter) stop() (cpu, instructions float64) {
 	cpu = cpuSecondsOf(m.b, m.pid) - m.cpu0
+	if m.record != nil {
+		_ = m.record.Process.Signal(syscall.SIGINT)
+		_ = m.record.Wait()
+	}
 	if m.perf != nil {
 		_ = m.perf.Process.Signal(syscall.SIGINT)
 		_ = m.perf.Wait()
@@ -210,6 +273,19 @@ func reportCPU(b *testing.B, events float64, emuCPU, emuInstr float64, requests 
 		b.ReportMetric(emuInstr/events, "emulator-instructions/event")
 		b.ReportMetric(floorInstr/events, "floor-instructions/event")
 	}
+}
+
+// reportTLSFloor runs the floor again over TLS (keep-alive, so one
+// handshake a connection) for paths the SDKs drive over HTTPS, and reports
+// its CPU per event and the emulator's ratio to it.
+func reportTLSFloor(b *testing.B, events float64, emuCPU float64, requests int64) {
+	b.StopTimer()
+	bare := startBareScheme(b, "https")
+	m := startMeter(b, bare.cmd.Process.Pid)
+	bare.drive(b, requests)
+	floorCPU, _ := m.stop()
+	b.ReportMetric(floorCPU*1e6/events, "tls-floor-CPU-µs/event")
+	b.ReportMetric(emuCPU/floorCPU, "tls-ratio")
 }
 
 func BenchmarkCPUPerEvent(b *testing.B) {
@@ -325,7 +401,7 @@ func benchCPUEventGridWebhook(b *testing.B) {
 // namespace-receive-ack: a namespace topic published to with 10 CloudEvents
 // a request from 8 senders (aznamespaces), one queue subscription read by 4
 // receivers doing ReceiveEvents(10) and AcknowledgeEvents, over the
-// namespace's HTTPS endpoint (the floor is plain HTTP).
+// namespace's HTTPS endpoint: the floor is reported plain and over TLS.
 func benchCPUNamespace(b *testing.B) {
 	const perPublish = 10
 	proc := testbinary.Start(b)
@@ -411,4 +487,5 @@ func benchCPUNamespace(b *testing.B) {
 	}
 	cpu, instr := m.stop()
 	reportCPU(b, float64(total), cpu, instr, requests.Load())
+	reportTLSFloor(b, float64(total), cpu, requests.Load())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gridbridge/gridbridge/compat/resourcemanager"
 	"github.com/gridbridge/gridbridge/compat/scheduler"
 	"github.com/gridbridge/gridbridge/compat/sqs"
+	"github.com/gridbridge/gridbridge/internal/outbound"
 )
 
 // newFaces builds the cloud APIs mounted on the router, each from the
@@ -18,15 +19,14 @@ import (
 func (s *Server) newFaces() ([]face, error) {
 	client := s.opts.WebhookClient
 	if client == nil {
-		client = &http.Client{Transport: &http.Transport{
-			Proxy: http.ProxyFromEnvironment,
-			// Local webhooks rarely have certificates a machine trusts.
-			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // an emulator's outgoing deliveries
-			// A route has up to 16 attempts in flight, often all to one
-			// host: keep their connections rather than redial for each
-			// attempt once a hold releases a backlog.
-			MaxIdleConnsPerHost: 64,
-		}}
+		// Local webhooks rarely have certificates a machine trusts.
+		insecure := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // an emulator's outgoing deliveries
+		// A route has up to 16 attempts in flight, often all to one host:
+		// keep their connections rather than redial for each attempt once
+		// a hold releases a backlog.
+		const idlePerHost = 64
+		fallback := &http.Transport{Proxy: http.ProxyFromEnvironment, TLSClientConfig: insecure, MaxIdleConnsPerHost: idlePerHost}
+		client = &http.Client{Transport: outbound.New(fallback, http.ProxyFromEnvironment, insecure, idlePerHost)}
 	}
 	eg, err := eventgrid.NewFace(eventgrid.FaceConfig{
 		Engine:              s.engine,

@@ -125,7 +125,7 @@ func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt, m outsideMark
 	})
 	result := make(chan Outcome, 1)
 	waiting := m.start(e.clock.Now().Add(route.ResponseTimeout))
-	go func() { result <- route.Destination.Deliver(waiting.trace(ctx), a) }()
+	e.workers.Go(func() { result <- route.Destination.Deliver(waiting.trace(ctx), a) })
 	select {
 	case o = <-result:
 		waiting.end()

@@ -76,7 +76,9 @@ const (
 )
 
 // NewRealClock returns wall-clock time.
-func NewRealClock() Clock { return &scaledClock{scale: 1, start: time.Now(), base: time.Now()} }
+func NewRealClock() Clock {
+	return &scaledClock{scale: 1, start: time.Now(), base: time.Now(), workers: newWorkers()}
+}
 
 // NewScaledClock returns a clock on which scale cloud seconds pass for every
 // real second (--time-scale): with scale 1000, a 10 s retry delay takes 10 ms.
@@ -85,7 +87,7 @@ func NewScaledClock(scale float64) (Clock, error) {
 		return nil, fmt.Errorf("time scale must be greater than 0, got %v", scale)
 	}
 	now := time.Now()
-	return &scaledClock{scale: scale, start: now, base: now}, nil
+	return &scaledClock{scale: scale, start: now, base: now, workers: newWorkers()}, nil
 }
 
 type scaledClock struct {
@@ -93,6 +95,9 @@ type scaledClock struct {
 	start time.Time // real time when the clock started
 	base  time.Time // cloud time at start
 	seq   atomic.Uint64
+	// workers run Go and goTask: attempts reuse the goroutines, and the
+	// stacks, earlier attempts grew.
+	workers *workers
 }
 
 func (c *scaledClock) Now() time.Time {
@@ -105,16 +110,26 @@ func (c *scaledClock) Now() time.Time {
 
 func (c *scaledClock) AfterFunc(d time.Duration, f func()) Timer {
 	if d <= 0 {
-		// Work due now (a first delivery attempt) starts at once, as on
-		// the virtual clock: a runtime timer for it would cost a wake-up
-		// of the network poller per event queued.
-		go f()
-		return stoppedTimer{}
+		// Due now (a route's next dispatch, most often): a worker runs
+		// it, with no runtime timer and no new goroutine.
+		t := &dueTimer{}
+		c.workers.Go(func() {
+			if t.stopped.CompareAndSwap(false, true) {
+				f()
+			}
+		})
+		return t
 	}
 	return time.AfterFunc(time.Duration(float64(d)/c.scale), f)
 }
 
-func (c *scaledClock) Go(f func()) { go f() }
+// dueTimer is a timer that was due when it was made: Stop stops it only if
+// its function has not started.
+type dueTimer struct{ stopped atomic.Bool }
+
+func (t *dueTimer) Stop() bool { return t.stopped.CompareAndSwap(false, true) }
+
+func (c *scaledClock) Go(f func()) { c.workers.Go(f) }
 
 // nextSeq numbers timers in the order they are created; real timers due at
 // one instant fire in no set order, so nothing else depends on it.
@@ -125,7 +140,7 @@ func (c *scaledClock) afterFuncAt(when time.Time, _ uint64, f func()) Timer {
 }
 
 // goTask runs f with task 0: a scaled clock never waits for work.
-func (c *scaledClock) goTask(_ string, f func(task uint64)) { go f(0) }
+func (c *scaledClock) goTask(_ string, f func(task uint64)) { c.workers.Go(func() { f(0) }) }
 
 func (c *scaledClock) setOutside(uint64, bool, time.Time) {}
 

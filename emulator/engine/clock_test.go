@@ -66,3 +66,33 @@ func TestScaledClockRunsFaster(t *testing.T) {
 		t.Fatal("scale 0 accepted")
 	}
 }
+
+// A timer due now on the real clock runs on a worker, once, unless a Stop
+// reporting true came first: Stop reports true only while the function has
+// not started.
+func TestRealClockTimerDueNowRunsUnlessStopped(t *testing.T) {
+	t.Parallel()
+	c := engine.NewRealClock()
+	var ranAfterStop, stops int
+	for range 200 {
+		ran := make(chan struct{}, 2)
+		timer := c.AfterFunc(0, func() { ran <- struct{}{} })
+		if timer.Stop() {
+			stops++
+		} else {
+			<-ran // it had started, so it runs to its end
+		}
+		// A timer queued after it gives a stopped one that wrongly runs
+		// the time to show it.
+		done := make(chan struct{})
+		c.AfterFunc(0, func() { close(done) })
+		<-done
+		if timer.Stop() {
+			t.Fatal("a second Stop reported stopping the timer")
+		}
+		ranAfterStop += len(ran)
+	}
+	if ranAfterStop > 0 {
+		t.Fatalf("%d timers ran after Stop stopped them (%d stops)", ranAfterStop, stops)
+	}
+}

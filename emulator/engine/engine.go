@@ -23,6 +23,9 @@ type Engine struct {
 	// their due times as offsets from it (retryqueue.go).
 	epoch time.Time
 
+	// workers make the destination calls an attempt waits on (attempt.go).
+	workers *workers
+
 	mu     sync.Mutex
 	routes map[string]*routeState
 }
@@ -38,7 +41,7 @@ const (
 
 // New returns an engine on clock that journals into journal.
 func New(clock Clock, journal *Journal) *Engine {
-	return &Engine{clock: clock, journal: journal, faults: NewFaults(), apiFaults: NewAPIFaults(clock, journal), routes: make(map[string]*routeState), epoch: clock.Now()}
+	return &Engine{clock: clock, journal: journal, faults: NewFaults(), apiFaults: NewAPIFaults(clock, journal), routes: make(map[string]*routeState), epoch: clock.Now(), workers: newWorkers()}
 }
 
 // Clock returns the engine's clock.

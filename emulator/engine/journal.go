@@ -70,6 +70,12 @@ type RecordedRequest struct {
 	URL    string      `json:"url,omitempty"`
 	Header http.Header `json:"headers,omitempty"`
 	Body   []byte      `json:"body,omitempty"`
+	// ItemsBody says Body is what the attempt's items append
+	// (Item.AppendBody): the only item's body, or all of them in a JSON
+	// array. The destination that built it so sets it, and the journal
+	// then refers to the items without rendering them again to compare;
+	// whatever changes Body afterwards clears it.
+	ItemsBody bool `json:"-"`
 }
 
 // Journal is a bounded, append-only log. When it is full — in entries or in

@@ -122,6 +122,10 @@ func (j *Journal) compactLocked(e *Entry) {
 	switch {
 	case r.Body == nil:
 		e.req = shape.stored(bodyNone)
+	case r.ItemsBody && len(e.items) == 1 && len(r.Body) == e.items[0].Len():
+		e.req = shape.stored(bodyItem)
+	case r.ItemsBody && len(e.items) > 0 && len(r.Body) == arrayLen(e.items):
+		e.req = shape.stored(bodyArray)
 	case len(e.items) == 1 && j.isBodyOf(r.Body, e.items[0]):
 		e.req = shape.stored(bodyItem)
 	case len(e.items) > 0 && j.isArrayOf(r.Body, e.items):
@@ -163,6 +167,15 @@ func (j *Journal) isBodyOf(body []byte, it *Item) bool {
 
 // maxScratch bounds the scratch buffer the journal keeps between appends.
 const maxScratch = 64 << 10
+
+// arrayLen is the length of the items' bodies in a JSON array.
+func arrayLen(items []*Item) int {
+	n := 2 + len(items) - 1
+	for _, it := range items {
+		n += it.Len()
+	}
+	return n
+}
 
 // isArrayOf reports whether body is "[" + the items' bodies joined by "," + "]".
 func (j *Journal) isArrayOf(body []byte, items []*Item) bool {

@@ -62,6 +62,11 @@ func TestJournalShowsEveryAttemptsRequestAsSent(t *testing.T) {
 		"array": func(a *engine.Attempt) *engine.RecordedRequest {
 			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/x", Header: header(a), Body: arrayOf(a.Batch.Items)}
 		},
+		// A destination that says it built the body from the items is
+		// taken at its word, without the items rendered again to compare.
+		"array, built from the items": func(a *engine.Attempt) *engine.RecordedRequest {
+			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/x", Header: header(a), Body: arrayOf(a.Batch.Items), ItemsBody: true}
+		},
 		"item": func(a *engine.Attempt) *engine.RecordedRequest {
 			return &engine.RecordedRequest{Method: "POST", URL: "https://hook/y", Header: header(a), Body: a.Batch.Items[0].Bytes()}
 		},

@@ -106,9 +106,26 @@ func writeData(w http.ResponseWriter, status int, v any) {
 // readBody reads a request body up to limit bytes. tooLarge reports a body
 // over the limit.
 func readBody(r *http.Request, limit int64) (body []byte, tooLarge bool, err error) {
-	body, err = io.ReadAll(io.LimitReader(r.Body, limit+1))
-	if err != nil {
-		return nil, false, err
+	size := int64(512)
+	if n := r.ContentLength; n > 0 && n <= limit {
+		// A declared length sizes the buffer once; the byte more lets the
+		// read that finds the end do so without growing it.
+		size = n + 1
+	}
+	body = make([]byte, 0, size)
+	in := io.LimitReader(r.Body, limit+1)
+	for {
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)]
+		}
+		n, rerr := in.Read(body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, false, rerr
+		}
 	}
 	if int64(len(body)) > limit {
 		return nil, true, errors.New("request body too large")

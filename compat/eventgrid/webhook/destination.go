@@ -52,7 +52,7 @@ type Destination struct {
 func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
 	body, contentType := d.body(a.Batch.Items)
 	secrets := d.secrets()
-	rec := &engine.RecordedRequest{Method: http.MethodPost, URL: d.URL, Body: body}
+	rec := &engine.RecordedRequest{Method: http.MethodPost, URL: d.URL, Body: body, ItemsBody: true}
 	// What the journal, dead letters and messages show: the URL's query and
 	// secret header values redacted; the endpoint gets them as they are.
 	recorded := func(o engine.Outcome) engine.Outcome {
@@ -71,7 +71,10 @@ func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Out
 		rec.Header = req.Header.Clone()
 		return recorded(engine.Outcome{Name: OutcomeBadRequest, Message: err.Error()})
 	}
-	rec.Header = req.Header.Clone()
+	// The request's own headers: nothing changes them once Do is called
+	// (the client sets no cookies or credentials), and the journal keeps
+	// its own copy of each distinct set.
+	rec.Header = req.Header
 	resp, err := d.Client.Do(req)
 	if err != nil {
 		name := outcomeForError(ctx, err)

@@ -119,6 +119,9 @@ func (s *Secrets) Request(rec *engine.RecordedRequest) *engine.RecordedRequest {
 		}
 	}
 	out.Body = s.jsonBody(rec.Body)
+	if len(out.Body) != len(rec.Body) || len(out.Body) > 0 && &out.Body[0] != &rec.Body[0] {
+		out.ItemsBody = false // a redacted body is no longer the items'
+	}
 	return &out
 }
 

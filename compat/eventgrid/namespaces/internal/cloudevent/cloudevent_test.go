@@ -138,3 +138,44 @@ func TestFilterLookupReadsAttributesAndData(t *testing.T) {
 		t.Fatal("absent subject found")
 	}
 }
+
+// The batch is cut from its compacted text, not decoded: what encoding/json
+// would make of the same members is what the checks see.
+func TestBatchMembersReadAsTheDecoderReadsThem(t *testing.T) {
+	t.Parallel()
+	batch := header("Content-Type", "application/cloudevents-batch+json")
+	for name, tc := range map[string]struct {
+		body, id, subject, problem string
+	}{
+		"repeated member, last wins": {body: `[{"specversion":"1.0","id":"a","id":"b","source":"s","type":"t"}]`, id: "b"},
+		"escaped member name":        {body: `[{"specversion":"1.0","\u0069d":"e","source":"s","type":"t"}]`, id: "e"},
+		"escaped value":              {body: `[ {"specversion":"1.0","id":"q\"\u00e9","source":"s","type":"t","subject":"a\/b"} ]`, id: `q"é`, subject: "a/b"},
+		"nested look-alikes ignored": {body: `[{"specversion":"1.0","id":"1","source":"s","type":"t","data":{"id":"","time":5,"data_base64":1}}]`, id: "1"},
+		"null subject":               {body: `[{"specversion":"1.0","id":"1","source":"s","type":"t","subject":null}]`, id: "1"},
+		"null id":                    {body: `[{"specversion":"1.0","id":null,"source":"s","type":"t"}]`, problem: "`id` must be non-empty string"},
+		"numeric type":               {body: `[{"specversion":"1.0","id":"1","source":"s","type":7}]`, problem: "`type` must be non-empty string"},
+		"null time":                  {body: `[{"specversion":"1.0","id":"1","source":"s","type":"t","time":null}]`, problem: "`time` must be an RFC 3339 timestamp"},
+		"null data and base64":       {body: `[{"specversion":"1.0","id":"1","source":"s","type":"t","data":null,"data_base64":"AA=="}]`, problem: "both `data` and `data_base64`"},
+		"null body":                  {body: `null`, problem: "at least one CloudEvent"},
+		"object body":                {body: `{"a":1}`, problem: "must be a JSON array of CloudEvents: unexpected object"},
+		"syntax":                     {body: `[{"a":1},]`, problem: "syntax error at offset 10"},
+		"element not an object":      {body: `[{"specversion":"1.0","id":"1","source":"s","type":"t"},[1]]`, problem: "Event number 2 of the batch must be a JSON object"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			evs, err := ParseRequest(batch, []byte(tc.body))
+			if tc.problem != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.problem) {
+					t.Fatalf("err = %v, want one saying %q", err, tc.problem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if evs[0].ID != tc.id || evs[0].Subject != tc.subject {
+				t.Fatalf("id %q subject %q, want %q %q", evs[0].ID, evs[0].Subject, tc.id, tc.subject)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // InvalidError is a request the topic refuses with 400 BadRequest.
@@ -31,10 +32,33 @@ func ParseStructured(body []byte) (*Event, error) {
 
 // ParseBatch reads events sent as application/cloudevents-batch+json. One
 // invalid event fails the whole request, as the service does.
+//
+// The body is validated and compacted in one pass and its events are cut
+// from the compacted text, so no event is decoded into Go values.
 func ParseBatch(body []byte) ([]*Event, error) {
-	var raws []json.RawMessage
-	if err := json.Unmarshal(body, &raws); err != nil {
-		return nil, invalid("The request body must be a JSON array of CloudEvents: %s", jsonProblem(err))
+	var compact bytes.Buffer
+	compact.Grow(len(body))
+	if json.Compact(&compact, body) != nil {
+		return nil, invalid("The request body must be a JSON array of CloudEvents: %s", jsonProblem(syntaxError(body)))
+	}
+	c := compact.Bytes()
+	if c[0] != '[' {
+		// Valid JSON but no array: the decoder words what it found
+		// (null decodes to no events).
+		var raws []json.RawMessage
+		if err := json.Unmarshal(c, &raws); err != nil {
+			return nil, invalid("The request body must be a JSON array of CloudEvents: %s", jsonProblem(err))
+		}
+		return nil, invalid("The request body must contain at least one CloudEvent.")
+	}
+	var raws [][]byte
+	for i := 1; c[i] != ']'; {
+		end := skipValue(c, i)
+		raws = append(raws, c[i:end])
+		if c[end] == ',' {
+			end++
+		}
+		i = end
 	}
 	if len(raws) == 0 {
 		return nil, invalid("The request body must contain at least one CloudEvent.")
@@ -44,10 +68,12 @@ func ParseBatch(body []byte) ([]*Event, error) {
 	}
 	out := make([]*Event, len(raws))
 	for i, raw := range raws {
-		if len(raw) == 0 || raw[0] != '{' {
+		if raw[0] != '{' {
 			return nil, invalid("Event number %d of the batch must be a JSON object.", i+1)
 		}
-		ev, err := parseObject(raw)
+		// Each event keeps its own copy: a pending one must not pin the
+		// request's whole body.
+		ev, err := parseCompact(bytes.Clone(raw))
 		if err != nil {
 			return nil, invalid("Event number %d of the batch is invalid: %s", i+1, err.Error())
 		}
@@ -76,82 +102,145 @@ func ParseAny(body []byte) ([]*Event, error) {
 // them would make every later receive on the subscription fail, so they are
 // enforced here, at publish.
 func parseObject(raw []byte) (*Event, error) {
-	var attrs map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &attrs); err != nil {
-		return nil, invalid("The event is not valid JSON: %s", jsonProblem(err))
+	var compact bytes.Buffer
+	compact.Grow(len(raw))
+	if json.Compact(&compact, raw) != nil {
+		return nil, invalid("The event is not valid JSON: %s", jsonProblem(syntaxError(raw)))
 	}
-	ev := &Event{}
+	return parseCompact(compact.Bytes())
+}
+
+// attributes are the raw values of the members an event is checked for,
+// nil when absent; a repeated member counts with its last value, as
+// encoding/json decodes it.
+type attributes struct {
+	id, source, typ, specversion, subject, dataschema, datacontenttype, time, data, dataBase64 []byte
+}
+
+// member points name's slot in a at value.
+func (a *attributes) member(name string, value []byte) {
+	switch name {
+	case "id":
+		a.id = value
+	case "source":
+		a.source = value
+	case "type":
+		a.typ = value
+	case "specversion":
+		a.specversion = value
+	case "subject":
+		a.subject = value
+	case "dataschema":
+		a.dataschema = value
+	case "datacontenttype":
+		a.datacontenttype = value
+	case "time":
+		a.time = value
+	case "data":
+		a.data = value
+	case "data_base64":
+		a.dataBase64 = value
+	}
+}
+
+// parseCompact checks one event given as a compacted JSON object, which
+// becomes the event's JSON.
+func parseCompact(c []byte) (*Event, error) {
+	var a attributes
+	for i := 1; c[i] != '}'; {
+		keyEnd := skipString(c, i)
+		end := skipValue(c, keyEnd+1)
+		a.member(jsonString(c[i:keyEnd]), c[keyEnd+1:end])
+		if c[end] == ',' {
+			end++
+		}
+		i = end
+	}
+	ev := &Event{JSON: c}
 	var err error
-	if ev.ID, err = requiredString(attrs, "id"); err != nil {
+	if ev.ID, err = requiredString(a.id, "id"); err != nil {
 		return nil, err
 	}
-	if ev.Source, err = requiredString(attrs, "source"); err != nil {
+	if ev.Source, err = requiredString(a.source, "source"); err != nil {
 		return nil, err
 	}
-	if ev.Type, err = requiredString(attrs, "type"); err != nil {
+	if ev.Type, err = requiredString(a.typ, "type"); err != nil {
 		return nil, err
 	}
-	spec, err := requiredString(attrs, "specversion")
+	spec, err := requiredString(a.specversion, "specversion")
 	if err != nil {
 		return nil, err
 	}
 	if spec != "1.0" {
 		return nil, invalid("`specversion` must be \"1.0\", not %q.", spec)
 	}
-	if ev.Subject, err = optionalString(attrs, "subject"); err != nil {
+	if ev.Subject, err = optionalString(a.subject, "subject"); err != nil {
 		return nil, err
 	}
-	for _, name := range []string{"dataschema", "datacontenttype"} {
-		if _, err := optionalString(attrs, name); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkTime(attrs); err != nil {
+	if _, err := optionalString(a.dataschema, "dataschema"); err != nil {
 		return nil, err
 	}
-	if err := checkData(attrs); err != nil {
+	if _, err := optionalString(a.datacontenttype, "datacontenttype"); err != nil {
 		return nil, err
 	}
-	var compact bytes.Buffer
-	compact.Grow(len(raw))
-	if err := json.Compact(&compact, raw); err != nil {
-		return nil, invalid("The event is not valid JSON: %s", jsonProblem(err))
+	if err := checkTime(a.time); err != nil {
+		return nil, err
 	}
-	ev.JSON = compact.Bytes()
+	if err := checkData(a.data, a.dataBase64); err != nil {
+		return nil, err
+	}
 	return ev, nil
 }
 
-func requiredString(attrs map[string]json.RawMessage, name string) (string, error) {
-	raw, ok := attrs[name]
-	if !ok {
-		return "", invalid("`%s` must be non-empty string", name)
+// jsonString decodes a JSON string value; anything else decodes to "" and
+// false. Text without escapes is taken as it is when it is valid UTF-8;
+// the rest goes through encoding/json, which also replaces invalid UTF-8.
+func jsonString(raw []byte) string {
+	s, _ := decodeString(raw)
+	return s
+}
+
+func decodeString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil || s == "" {
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func requiredString(raw []byte, name string) (string, error) {
+	s, ok := decodeString(raw)
+	if !ok || s == "" {
 		return "", invalid("`%s` must be non-empty string", name)
 	}
 	return s, nil
 }
 
-func optionalString(attrs map[string]json.RawMessage, name string) (string, error) {
-	raw, ok := attrs[name]
-	if !ok || string(raw) == "null" {
+func optionalString(raw []byte, name string) (string, error) {
+	if raw == nil || string(raw) == "null" {
 		return "", nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, ok := decodeString(raw)
+	if !ok {
 		return "", invalid("`%s` must be a string.", name)
 	}
 	return s, nil
 }
 
-func checkTime(attrs map[string]json.RawMessage) error {
-	raw, ok := attrs["time"]
-	if !ok {
+func checkTime(raw []byte) error {
+	if raw == nil {
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	// null decodes to "" through encoding/json: not a timestamp either.
+	s, ok := decodeString(raw)
+	if !ok && string(raw) != "null" {
 		return invalid("`time` must be an RFC 3339 timestamp string.")
 	}
 	if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
@@ -160,22 +249,75 @@ func checkTime(attrs map[string]json.RawMessage) error {
 	return nil
 }
 
-func checkData(attrs map[string]json.RawMessage) error {
-	b64, hasB64 := attrs["data_base64"]
-	if !hasB64 {
+func checkData(data, b64 []byte) error {
+	if b64 == nil {
 		return nil
 	}
-	if _, hasData := attrs["data"]; hasData {
+	if data != nil {
 		return invalid("An event cannot carry both `data` and `data_base64`.")
 	}
-	var s string
-	if err := json.Unmarshal(b64, &s); err != nil {
+	s, ok := decodeString(b64)
+	if !ok && string(b64) != "null" {
 		return invalid("`data_base64` must be a base64 string.")
 	}
 	if _, err := base64.StdEncoding.DecodeString(s); err != nil {
 		return invalid("`data_base64` is not valid base64.")
 	}
 	return nil
+}
+
+// skipString returns the index just past the JSON string starting at i of
+// valid JSON.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index just past the value starting at i of
+// compacted valid JSON.
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	default:
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case ',', '}', ']':
+				return i
+			}
+		}
+		return len(b)
+	}
+}
+
+// syntaxError is the decoder's error for invalid JSON: unlike
+// json.Compact's, it says where the text goes wrong.
+func syntaxError(invalidJSON []byte) error {
+	var v any
+	return json.Unmarshal(invalidJSON, &v)
 }
 
 // jsonProblem words a decoding error without Go type names.
