@@ -55,6 +55,11 @@ import (
 // the same number of events; ratio is the one over the other. With
 // `perf stat` instruction counts (where the machine supports them) both
 // report instructions/event too. b.N is the number of events.
+// GRIDBRIDGE_TEST_BINARY=/path/to/emulator runs a prebuilt binary instead
+// of building this tree's, so two builds can be measured in turn:
+//
+//	go build -o /tmp/before ./cmd/emulator   # at the older commit
+//	GRIDBRIDGE_TEST_BINARY=/tmp/before go test ./e2e -run '^$' -bench CPUPerEvent ...
 
 // bareServerEnv, set in a child of the test binary, makes TestMain serve the
 // bare baseline instead of running tests: "http" plain, "https" over TLS
@@ -295,7 +300,7 @@ func BenchmarkCPUPerEvent(b *testing.B) {
 // DeleteMessageBatch.
 func benchCPUEventBridgeToSQS(b *testing.B) {
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	ctx := context.Background()
 	client, eb := emu.SQS(), emu.EventBridge()
 	url := createBenchQueue(b, client, "via-rule")
@@ -330,7 +335,7 @@ func benchCPUEventBridgeToSQS(b *testing.B) {
 // ReceiveMessage(10) and DeleteMessageBatch.
 func benchCPUSQS(b *testing.B) {
 	proc := testbinary.Start(b)
-	emu := testkit.Connect(b, proc.Endpoints["http"])
+	emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 	ctx := context.Background()
 	client := emu.SQS()
 	url := createBenchQueue(b, client, "direct")

@@ -123,7 +123,7 @@ func BenchmarkAdvanceOverHangingEndpointsBinary(b *testing.B) {
 				for b.Loop() {
 					b.StopTimer()
 					proc := testbinary.Start(b, "--clock", "virtual")
-					emu := testkit.Connect(b, proc.Endpoints["http"])
+					emu := testkit.Connect(b, proc.Endpoints["http"], testkit.AsConfigured())
 					hook := fakes.NewWebhook(b, fakes.NoAnswer())
 					if cloud == "eventgrid" {
 						publishToHook(b, emu, hook.URL(), n)

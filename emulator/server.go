@@ -53,6 +53,8 @@ type Server struct {
 	eventGrid *eventgrid.Face
 	pipes     *pipes.Service
 	sqs       *sqs.Service
+	// jsonTargets takes the AWS JSON-protocol requests before the router.
+	jsonTargets *jsonTargets
 
 	httpLn, tlsLn   net.Listener
 	httpSrv, tlsSrv *http.Server
@@ -95,7 +97,7 @@ func Start(opts Options) (*Server, error) {
 	}
 	if topo != nil {
 		// After listen: topic endpoints are built from the TLS listener's address.
-		operator, err := s.asOperator(s.router)
+		operator, err := s.asOperator(s.routed())
 		if err == nil {
 			err = topo.Apply(context.Background(), recoverPanics(s.log, operator))
 		}
@@ -184,6 +186,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.faces = faces
+	s.jsonTargets = newJSONTargets(faces)
 	// A request signed for an AWS service GridBridge does not emulate gets
 	// that service's error shape before a face sees it (SQS's query
 	// protocol would take any Action).
@@ -272,7 +275,19 @@ func (s *Server) Handler() http.Handler {
 	if readTimeout == 0 {
 		readTimeout = DefaultReadTimeout
 	}
-	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.withAPIFaults(s.router)))))
+	return s.life.track(recoverPanics(s.log, guard(s.hosts, bodyDeadline(readTimeout, s.withAPIFaults(s.routed())))))
+}
+
+// routed hands AWS JSON-protocol requests to their face by their
+// X-Amz-Target (jsontargets.go) and every other request to the router.
+func (s *Server) routed() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := s.jsonTargets.handler(r); h != nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		s.router.ServeHTTP(w, r)
+	})
 }
 
 // withAPIFaults puts the engine's API faults on every request that does

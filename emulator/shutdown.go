@@ -29,16 +29,17 @@ type lifecycle struct {
 	// them at once instead (a client that connected but never sent a
 	// request loses nothing).
 	fresh map[net.Conn]struct{}
-	// running counts the requests being served. changed is closed (and
-	// replaced) whenever running or fresh changes, for a test that waits
-	// for a connection or a request.
+	// running counts the requests being served. changed is closed
+	// whenever running or fresh changes, for a test that waits for a
+	// connection or a request; it is made when counts is asked (nil until
+	// then), so requests nobody waits on do not each make a channel.
 	running int
 	changed chan struct{}
 }
 
 func newLifecycle() *lifecycle {
 	ctx, stop := context.WithCancel(context.Background())
-	return &lifecycle{requests: ctx, stop: stop, fresh: map[net.Conn]struct{}{}, changed: make(chan struct{})}
+	return &lifecycle{requests: ctx, stop: stop, fresh: map[net.Conn]struct{}{}}
 }
 
 // track counts the requests next serves.
@@ -62,6 +63,9 @@ func (l *lifecycle) count(delta int) {
 func (l *lifecycle) counts() (running, fresh int, changed <-chan struct{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.changed == nil {
+		l.changed = make(chan struct{})
+	}
 	return l.running, len(l.fresh), l.changed
 }
 
@@ -85,8 +89,10 @@ func (l *lifecycle) connState(c net.Conn, state http.ConnState) {
 }
 
 func (l *lifecycle) notifyLocked() {
-	close(l.changed)
-	l.changed = make(chan struct{})
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
 }
 
 // closeFresh closes the connections that never sent a request.

@@ -46,7 +46,8 @@ func bodyDeadline(readTimeout time.Duration, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		// The controller travels inside the body: one allocation, not two.
+		r.Body = &deadlineBody{ReadCloser: r.Body, rc: *rc}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -55,7 +56,7 @@ func bodyDeadline(readTimeout time.Duration, next http.Handler) http.Handler {
 // end.
 type deadlineBody struct {
 	io.ReadCloser
-	rc   *http.ResponseController
+	rc   http.ResponseController
 	done bool
 }
 

@@ -104,6 +104,13 @@ func TestCallsToAWSServicesNotEmulatedNameTheService(t *testing.T) {
 			t.Fatalf("dynamodb: %d %v %s", resp.StatusCode, err, body)
 		}
 	})
+	t.Run("an emulated service's target signed for another", func(t *testing.T) {
+		// The signature names the service: DynamoDB's answer, not SQS's.
+		resp, body := do(t, signed(t, "dynamodb", http.MethodPost, base+"/", "application/x-amz-json-1.0", "{}", map[string]string{"X-Amz-Target": "AmazonSQS.ListQueues"}))
+		if resp.StatusCode != http.StatusNotImplemented || !strings.Contains(string(body), `the AWS service \"dynamodb\"`) {
+			t.Fatalf("dynamodb-signed AmazonSQS.ListQueues: %d %s", resp.StatusCode, body)
+		}
+	})
 	t.Run("REST-XML (S3)", func(t *testing.T) {
 		resp, body := do(t, signed(t, "s3", http.MethodGet, base+"/", "", "", nil))
 		var doc struct {
@@ -119,6 +126,16 @@ func TestCallsToAWSServicesNotEmulatedNameTheService(t *testing.T) {
 		resp, body := do(t, signed(t, "events", http.MethodPost, base+"/", "application/x-amz-json-1.1", "{}", map[string]string{"X-Amz-Target": "AWSEvents.ListEventBuses"}))
 		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"EventBuses"`) {
 			t.Errorf("events ListEventBuses: %d %s", resp.StatusCode, body)
+		}
+		resp, body = do(t, signed(t, "sqs", http.MethodPost, base+"/", "application/x-amz-json-1.0", "{}", map[string]string{"X-Amz-Target": "AmazonSQS.ListQueues"}))
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("x-amzn-RequestId") == "" {
+			t.Errorf("sqs ListQueues (JSON protocol): %d %v %s", resp.StatusCode, resp.Header, body)
+		}
+		// Another service's target on "/" is left to the routes after the
+		// AWS JSON ones: here, SQS's query protocol takes nothing it lacks.
+		resp, body = do(t, signed(t, "sqs", http.MethodPost, base+"/", "application/x-amz-json-1.0", "{}", map[string]string{"X-Amz-Target": "AmazonSQSX.ListQueues"}))
+		if resp.StatusCode == http.StatusOK {
+			t.Errorf("an unknown X-Amz-Target was served: %d %s", resp.StatusCode, body)
 		}
 		resp, body = do(t, signed(t, "sqs", http.MethodPost, base+"/", form, "Action=ListQueues&Version=2012-11-05", nil))
 		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "ListQueuesResponse") {

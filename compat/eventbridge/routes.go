@@ -98,6 +98,9 @@ func (s *Service) routeLocked(r *rule, tg *target) *engine.Route {
 		// SendMessageBatch calls.
 		route.Concurrency = sqsTargetConcurrency
 	}
+	// GridBridge's own queues take a send in-process: the engine makes
+	// those attempts one after another instead of a goroutine each.
+	route.Inline = tg.kind == targets.SQS && sqssend.InProcess(s.sqs)
 	if dlq := tg.shape.DeadLetterArn(); dlq != "" {
 		route.DeadLetter = retry.DeadLetterPolicy(s.sqs, retry.DeadLetterTarget{
 			QueueArn: dlq, RuleArn: r.arn, TargetArn: tg.arn(), Envelope: envelopeOf,

@@ -92,6 +92,10 @@ func (s *Service) Register(r *mux.Router) {
 	r.Methods(http.MethodPost).Path("/").HeadersRegexp("X-Amz-Target", `^AWSEvents\.`).Handler(s)
 }
 
+// JSONTarget is the X-Amz-Target prefix Register's route takes and its
+// handler.
+func (s *Service) JSONTarget() (string, http.Handler) { return "AWSEvents.", s }
+
 // Reset forgets every bus, rule, target, archive, replay, connection and API
 // destination, stops scheduled rules and removes the delivery routes.
 func (s *Service) Reset() {

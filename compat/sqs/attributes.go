@@ -287,7 +287,19 @@ func isIDChars(s string) bool {
 
 // parseQueueARN splits arn:aws:sqs:<region>:<account>:<name>.
 func parseQueueARN(arn string) (queueKey, error) {
-	parts := strings.Split(arn, ":")
+	// Split into an array: every message an AWS face sends names its
+	// queue by ARN. A seventh field holds whatever follows a sixth colon.
+	var fields [7]string
+	parts := fields[:0]
+	rest := arn
+	for len(parts) < len(fields)-1 {
+		f, after, ok := strings.Cut(rest, ":")
+		if !ok {
+			break
+		}
+		parts, rest = append(parts, f), after
+	}
+	parts = append(parts, rest)
 	if len(parts) != 6 || parts[0] != "arn" || parts[1] == "" || parts[2] != "sqs" || parts[3] == "" || parts[4] == "" {
 		return queueKey{}, fmt.Errorf("%q is not an SQS queue ARN (arn:aws:sqs:<region>:<account>:<name>)", arn)
 	}

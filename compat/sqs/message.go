@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // AttributeValue is a message attribute as SQS carries it: a DataType
@@ -71,6 +72,13 @@ func (m *message) inflight(now time.Time) bool {
 func md5Hex(b []byte) string {
 	sum := md5.Sum(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// md5HexOf is md5Hex of a string's bytes. The digest only reads them, so
+// they are hashed where they are instead of copied first (a copy of every
+// message body sent).
+func md5HexOf(s string) string {
+	return md5Hex(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // md5OfAttributes is SQS's digest of message attributes, which SDKs verify:

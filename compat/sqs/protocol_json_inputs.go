@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The message path's requests (SendMessageBatch, ReceiveMessage,
@@ -322,7 +323,8 @@ func unescape(raw []byte) (string, bool) {
 	if !utf8.Valid(out) {
 		return "", false
 	}
-	return string(out), true
+	// out is this string's own and never written again: no second copy.
+	return unsafe.String(unsafe.SliceData(out), len(out)), true
 }
 
 func hex4(b []byte) (rune, bool) {

@@ -1,6 +1,7 @@
 package sqs
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"crypto/sha256"
@@ -10,8 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/google/uuid"
+	"unsafe"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
 )
@@ -199,8 +199,8 @@ func (q *Queue) send(in sendInput) (sendResult, error) {
 		delay = *in.delay
 	}
 	m := &message{
-		id: uuid.NewString(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID, traceHeader: in.traceHeader,
-		md5Body: md5Hex([]byte(in.body)), md5Attrs: md5OfAttributes(in.attrs),
+		id: q.store.ids.Next(), body: in.body, attrs: in.attrs, sent: now, senderID: in.senderID, traceHeader: in.traceHeader,
+		md5Body: md5HexOf(in.body), md5Attrs: md5OfAttributes(in.attrs),
 		visibleAt: now.Add(delay), heapIndex: -1,
 	}
 	if q.fifo() {
@@ -595,19 +595,24 @@ func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
 // receiptHandle is opaque to clients; it names the message and the receive.
 func receiptHandle(queue, id string, nonce uint64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(queue + "\x00" + id + "\x00" + strconv.FormatUint(nonce, 10)))
+	var buf [160]byte // one allocation, the handle's own, for usual names
+	b := append(append(append(append(buf[:0], queue...), 0), id...), 0)
+	return base64.RawURLEncoding.EncodeToString(strconv.AppendUint(b, nonce, 10))
 }
 
-// parseReceipt returns the message id a receipt handle names.
-func parseReceipt(handle string) (queue, id string, ok bool) {
-	b, err := base64.RawURLEncoding.DecodeString(handle)
+// parseReceipt returns the queue name and message id a receipt handle
+// names, decoded into buf (grown when too small): views of it, compared
+// and looked up in maps without being copied into strings.
+func parseReceipt(handle string, buf []byte) (queue, id []byte, ok bool) {
+	// The decoder only reads the handle: a view of it, not a copy.
+	b, err := base64.RawURLEncoding.AppendDecode(buf[:0], unsafe.Slice(unsafe.StringData(handle), len(handle)))
 	if err != nil {
-		return "", "", false
+		return nil, nil, false
 	}
-	queue, rest, ok1 := strings.Cut(string(b), "\x00")
-	id, nonce, ok2 := strings.Cut(rest, "\x00")
-	if !ok1 || !ok2 || strings.Contains(nonce, "\x00") {
-		return "", "", false
+	queue, rest, ok1 := bytes.Cut(b, []byte{0})
+	id, nonce, ok2 := bytes.Cut(rest, []byte{0})
+	if !ok1 || !ok2 || bytes.IndexByte(nonce, 0) >= 0 {
+		return nil, nil, false
 	}
 	return queue, id, true
 }
@@ -615,12 +620,13 @@ func parseReceipt(handle string) (queue, id string, ok bool) {
 // deleteMessage deletes the message a receipt handle names. A handle of a
 // message already gone succeeds, as on SQS.
 func (q *Queue) deleteMessage(handle string) error {
-	name, id, ok := parseReceipt(handle)
-	if !ok || name != q.key.name {
+	var buf [160]byte
+	name, id, ok := parseReceipt(handle, buf[:])
+	if !ok || string(name) != q.key.name {
 		return errReceiptHandleInvalid(handle)
 	}
 	q.mu.Lock()
-	if m := q.byID[id]; m != nil {
+	if m := q.byID[string(id)]; m != nil {
 		q.removeLocked(m, &q.counts.deleted)
 		if q.fifo() {
 			// Its group's next message may be taken now.
@@ -634,8 +640,9 @@ func (q *Queue) deleteMessage(handle string) error {
 // changeVisibility sets a received message's visibility timeout, counted
 // from now.
 func (q *Queue) changeVisibility(handle string, vt time.Duration) error {
-	name, id, ok := parseReceipt(handle)
-	if !ok || name != q.key.name {
+	var buf [160]byte
+	name, id, ok := parseReceipt(handle, buf[:])
+	if !ok || string(name) != q.key.name {
 		return errReceiptHandleInvalid(handle)
 	}
 	if vt < 0 || vt > maxVisibility {
@@ -644,7 +651,7 @@ func (q *Queue) changeVisibility(handle string, vt time.Duration) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	now := q.store.clock.Now()
-	m := q.byID[id]
+	m := q.byID[string(id)]
 	if m == nil || m.receipt != handle || !m.inflight(now) {
 		return errMessageNotInflight()
 	}
@@ -721,7 +728,7 @@ func (q *Queue) acceptMoved(mv move) {
 		m.group = "redriven"
 	}
 	if _, dup := q.byID[m.id]; dup {
-		m.id = uuid.NewString()
+		m.id = q.store.ids.Next()
 	}
 	q.enqueueLocked(m, now)
 }

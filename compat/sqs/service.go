@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -44,6 +45,8 @@ type Service struct {
 	endpoint string
 	// handler is the API behind the AWS request frame.
 	handler http.Handler
+	// answers holds *[]byte buffers for JSON answers to reuse.
+	answers sync.Pool
 	// model checks each JSON-protocol request against the SQS model's
 	// constraints before its operation sees it.
 	model *awsmodel.Checker
@@ -94,6 +97,16 @@ func (s *Service) Register(r *mux.Router) {
 	r.Methods(http.MethodPost).Path("/").HeadersRegexp("X-Amz-Target", `^AmazonSQS\.`).Handler(s)
 	r.Methods(http.MethodPost, http.MethodGet).Path("/").MatcherFunc(isQueryRequest).Handler(s)
 	r.Methods(http.MethodPost, http.MethodGet).Path("/{account:[0-9]{12}}/{queue:[A-Za-z0-9_.-]+}").Handler(s)
+}
+
+// JSONTarget is the X-Amz-Target prefix of the JSON protocol and its
+// handler, the requests Register's first route takes; none with an
+// endpoint.
+func (s *Service) JSONTarget() (string, http.Handler) {
+	if s.store == nil {
+		return "", nil
+	}
+	return "AmazonSQS.", s
 }
 
 // isQueryRequest matches a query-protocol request on "/": Action= in the URL
@@ -227,7 +240,9 @@ func (s *Service) serve(w http.ResponseWriter, req frame.Request) error {
 		return err
 	}
 	if jsonProtocol {
-		writeJSONResult(w, req.ID, result)
+		buf := s.answerBuffer()
+		*buf = writeJSONResult(w, req.ID, result, *buf)
+		s.putAnswerBuffer(buf)
 	} else {
 		writeQueryResult(w, action, req.ID, result)
 	}

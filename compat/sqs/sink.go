@@ -79,6 +79,10 @@ func (s *Store) Send(_ context.Context, m sqssend.Message) error {
 	return nil
 }
 
+// InProcess says Send takes a message in the calling goroutine without
+// waiting on anything outside the process (sqssend.InProcess).
+func (s *Store) InProcess() bool { return true }
+
 func toAttributeValues(attrs []engine.Attribute) map[string]AttributeValue {
 	if len(attrs) == 0 {
 		return nil

@@ -40,9 +40,13 @@ func TestSinkWritesCreateTheQueueTheAPIShows(t *testing.T) {
 	if got, err := h.store.WaitFor(ctx(t), arn, 2); err != nil || len(got) != 2 {
 		t.Fatalf("WaitFor = %d, %v", len(got), err)
 	}
-	err = h.store.Send(context.Background(), sqssend.Message{QueueArn: "arn:aws:sqs:us-east-1:bad"})
-	if !errors.Is(err, engine.ErrDestinationNotFound) {
-		t.Fatalf("bad ARN: %v", err)
+	for _, bad := range []string{
+		"arn:aws:sqs:us-east-1:bad", "arn:aws:sqs:us-east-1:" + account + ":q:extra", "arn:aws:sqs:us-east-1:" + account + ":q:a:b",
+		"arn:aws:sns:us-east-1:" + account + ":q", "arn::sqs:us-east-1:" + account + ":q", "arn:aws:sqs::" + account + ":q",
+	} {
+		if err := h.store.Send(context.Background(), sqssend.Message{QueueArn: bad, Body: []byte("x")}); !errors.Is(err, engine.ErrDestinationNotFound) {
+			t.Errorf("bad ARN %q: %v", bad, err)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/uuidseq"
 )
 
 // queueKey identifies a queue: SQS queue names are unique per account and
@@ -31,6 +32,8 @@ type Store struct {
 	// watchers are the source readers of each queue name, kept across the
 	// queue's deletion and creation (source.go).
 	watchers map[queueKey][]*watch
+	// ids makes message ids, random UUIDs as SQS's are.
+	ids uuidseq.Source
 }
 
 // NewStore returns an empty store on clock.

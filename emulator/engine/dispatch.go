@@ -43,12 +43,26 @@ func (e *Engine) scheduleDispatchAfterLocked(rs *routeState, after time.Duration
 // attempt, as before a retry: an event that waited out its time to live in
 // the queue, or behind a hold, is given up without an attempt (EG-14: the
 // TTL is checked when the next attempt is due).
+//
+// A route whose destination runs inline has its first attempts made here,
+// one after another once the lock is released, instead of in a goroutine
+// each; the route stays dispatching meanwhile, so events enqueued during
+// them are taken by the next round of this loop, not by a new dispatch.
+// The dispatch is clock work (it runs from a timer), so a virtual clock
+// still waits for every attempt it makes.
 func (e *Engine) dispatch(rs *routeState) {
+	for e.dispatchRound(rs) {
+	}
+}
+
+// dispatchRound is one pass of dispatch; it reports whether it made
+// attempts inline, after which the queue is looked at again.
+func (e *Engine) dispatchRound(rs *routeState) (again bool) {
 	e.mu.Lock()
 	rs.dispatching = false
 	if rs.removed {
 		e.mu.Unlock()
-		return
+		return false
 	}
 	now := e.clock.Now()
 	held := now.Before(rs.heldUntil)
@@ -56,16 +70,18 @@ func (e *Engine) dispatch(rs *routeState) {
 		rs.release = len(rs.pending)
 	}
 	limit := concurrency(rs.route)
+	inline := runsInline(rs.route)
 	var ended []ending
+	var inlined []*Batch
 	for len(rs.pending) > 0 && rs.inflight < limit && rs.release > 0 {
 		if wait := paced(rs.route, now); wait > 0 {
 			// Over the rate: the rest waits on the clock, still queued.
 			e.scheduleDispatchAfterLocked(rs, wait)
 			break
 		}
-		items := takeBatch(&rs.pending, rs.route)
+		b := takeBatch(&rs.pending, rs.route)
+		items := b.Items
 		rs.release = max(0, rs.release-len(items))
-		b := &Batch{Items: items}
 		if d := rs.route.Retry.BeforeRetry(b, now); d.Action != Proceed && d.Action != Retry {
 			e.endLocked(rs, b, d)
 			ended = append(ended, ending{b, d})
@@ -73,7 +89,14 @@ func (e *Engine) dispatch(rs *routeState) {
 		}
 		rs.inflight++
 		rs.inFlightEvents += len(items)
+		if inline {
+			inlined = append(inlined, b)
+			continue
+		}
 		e.goAttempts(rs, func(w outsideMark) { e.attempt(rs, b, true, w) })
+	}
+	if len(inlined) > 0 {
+		rs.dispatching = true // this goroutine looks at the queue again
 	}
 	if len(rs.pending) > 0 && rs.release == 0 && now.Before(rs.heldUntil) {
 		// New deliveries wait out the hold too (EG-17).
@@ -84,11 +107,25 @@ func (e *Engine) dispatch(rs *routeState) {
 	for _, g := range ended {
 		e.giveUp(rs, route, g.b, g.d)
 	}
+	for _, b := range inlined {
+		// An inline destination never waits outside the emulator: the
+		// attempt has no mark to set.
+		e.attempt(rs, b, true, outsideMark{})
+	}
+	return len(inlined) > 0
+}
+
+// runsInline reports whether r's first attempts are made in the
+// dispatching goroutine: its destination says it answers in-process, and
+// nothing about the route waits on the clock between attempts (a Pace) or
+// during one (a response timeout).
+func runsInline(r *Route) bool {
+	return r.Inline && r.Pace == nil && r.ResponseTimeout <= 0
 }
 
 // takeBatch cuts the next batch off the queue: up to MaxBatchEvents, and up
 // to PreferredBatchBytes unless the first event alone is larger (EG-15).
-func takeBatch(queue *[]*Item, r *Route) []*Item {
+func takeBatch(queue *[]*Item, r *Route) *Batch {
 	q := *queue
 	maxEvents := r.MaxBatchEvents
 	if maxEvents < 1 {
@@ -103,15 +140,28 @@ func takeBatch(queue *[]*Item, r *Route) []*Item {
 		bytes += size
 		n++
 	}
-	batch := make([]*Item, n)
-	copy(batch, q[:n])
+	var b *Batch
+	if n == 1 {
+		// One event a batch (EventBridge's targets): the batch and its
+		// item slice in one allocation.
+		one := &struct {
+			batch Batch
+			items [1]*Item
+		}{}
+		one.items[0] = q[0]
+		b = &one.batch
+		b.Items = one.items[:]
+	} else {
+		b = &Batch{Items: make([]*Item, n)}
+		copy(b.Items, q[:n])
+	}
 	// Release the taken slots so the queue does not pin delivered events.
 	clear(q[:n])
 	*queue = q[n:]
 	if len(*queue) == 0 {
 		*queue = nil
 	}
-	return batch
+	return b
 }
 
 // concurrency is how many first-attempt batches r has in flight at most,

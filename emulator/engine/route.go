@@ -209,6 +209,12 @@ type Route struct {
 	PreferredBatchBytes int
 	// Concurrency bounds first attempts in flight at once; 0 means 16.
 	Concurrency int
+	// Inline says Destination answers in the calling goroutine without
+	// waiting on anything outside the process (GridBridge's own queues):
+	// first attempts are then made one after another by the goroutine that
+	// dispatches them, not in a goroutine each. Ignored on a route with a
+	// Pace or a ResponseTimeout.
+	Inline bool
 	// ResponseTimeout fails an attempt on the emulator clock; 0 means none.
 	ResponseTimeout time.Duration
 	// LateSuccessWindow, when longer than ResponseTimeout, keeps a timed-out

@@ -145,3 +145,28 @@ func TestRequireRecordsOnlyMissingMembers(t *testing.T) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 }
+
+func TestSigningService(t *testing.T) {
+	t.Parallel()
+	for auth, want := range map[string]string{
+		"AWS4-HMAC-SHA256 Credential=AKID/20261130/eu-west-1/sqs/aws4_request, SignedHeaders=x": "sqs",
+		"AWS4-ECDSA-P256-SHA256 Credential=AKID/20261130/events/aws4_request, SignedHeaders=x":  "events",
+		"AWS4-HMAC-SHA256 Credential=AKID/20261130/sqs/aws4_requests, SignedHeaders=x":          "",
+		"AWS4-HMAC-SHA256 Credential=AKID/sqs/aws4_request, SignedHeaders=x":                    "",
+		"AWS4-HMAC-SHA256 Credential=a/b/c/d/e/aws4_request":                                    "e",
+		"Credential=aws4_request": "",
+		"":                        "",
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/", nil)
+		r.Header.Set("Authorization", auth)
+		if got := SigningService(r); got != want {
+			t.Errorf("%q: %q, want %q", auth, got, want)
+		}
+	}
+	// A caller with a longer scope than SigV4's is none of its forms.
+	r := httptest.NewRequest(http.MethodPost, "/", nil)
+	r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=123456789012/a/b/c/d/aws4_request")
+	if got := CallerOf(r); got != (Caller{"123456789012", DefaultRegion}) {
+		t.Errorf("six-field scope: %+v", got)
+	}
+}

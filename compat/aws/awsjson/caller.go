@@ -29,7 +29,8 @@ type Caller struct {
 func CallerOf(r *http.Request) Caller {
 	c := Caller{Account: DefaultAccount, Region: DefaultRegion}
 	scope := credentialScope(r)
-	parts := strings.Split(scope, "/")
+	var fields [6]string // a scope has 5 at most; a sixth says "more"
+	parts := splitScope(scope, fields[:])
 	if len(parts) > 0 && IsAccountID(parts[0]) {
 		c.Account = parts[0]
 	}
@@ -49,11 +50,16 @@ func CallerOf(r *http.Request) Caller {
 // (AKID/date/service/aws4_request) credential scope, or "" when it carries
 // no signature.
 func SigningService(r *http.Request) string {
-	parts := strings.Split(credentialScope(r), "/")
-	if n := len(parts); n >= 4 && parts[n-1] == "aws4_request" {
-		return parts[n-2]
+	// Read from the end, without splitting: every AWS request asks.
+	rest, ok := strings.CutSuffix(credentialScope(r), "/aws4_request")
+	if !ok {
+		return ""
 	}
-	return ""
+	i := strings.LastIndexByte(rest, '/')
+	if i < 0 || strings.Count(rest[:i], "/") < 1 {
+		return ""
+	}
+	return rest[i+1:]
 }
 
 // credentialScope returns the Credential value of the Authorization header,
@@ -81,4 +87,21 @@ func IsAccountID(s string) bool {
 		}
 	}
 	return true
+}
+
+// splitScope splits a credential scope at "/" into fields, as strings.Split
+// would up to len(fields) fields (the last one keeping the rest), without
+// allocating.
+func splitScope(scope string, fields []string) []string {
+	n := 0
+	for n < len(fields)-1 {
+		f, rest, ok := strings.Cut(scope, "/")
+		if !ok {
+			break
+		}
+		fields[n], scope = f, rest
+		n++
+	}
+	fields[n] = scope
+	return fields[:n+1]
 }

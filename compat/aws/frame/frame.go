@@ -20,12 +20,12 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/uuidseq"
 )
 
-// API is one AWS API's frame. Its zero Log and NewID are usable.
+// API is one AWS API's frame. Its zero Log and NewID are usable. It must
+// not be copied once it serves.
 type API struct {
 	// Name names the API in log lines ("EventBridge").
 	Name string
@@ -35,7 +35,8 @@ type API struct {
 	MaxBody int64
 	// Log receives a panicking request's value and stack; nil: discarded.
 	Log *slog.Logger
-	// NewID returns a request id; nil: a random UUID, as AWS's are.
+	// NewID returns a request id; nil: one in a random UUID's form, as
+	// AWS's are (uuidseq).
 	NewID func() string
 	// Admit, when set, is checked before the body is read; its error is
 	// answered and the body left unread (SQS: a request must be signed,
@@ -56,6 +57,9 @@ type API struct {
 	// X-Amz-Target header nor an Action parameter does (a REST API);
 	// nil: such requests match only faults that name no operation.
 	Operation func(*http.Request) string
+
+	// ids makes the request ids when NewID is nil.
+	ids uuidseq.Source
 }
 
 // Request is one request inside the frame.
@@ -161,11 +165,11 @@ func signingService(r *http.Request) string {
 		return ""
 	}
 	scope, _, _ := strings.Cut(rest, ",")
-	parts := strings.Split(scope, "/")
-	if len(parts) != 5 {
+	if strings.Count(scope, "/") != 4 {
 		return ""
 	}
-	return parts[3]
+	scope = scope[:strings.LastIndexByte(scope, '/')]
+	return scope[strings.LastIndexByte(scope, '/')+1:]
 }
 
 // Refuse answers err to a request no operation of the API takes, with a
@@ -178,7 +182,7 @@ func (a *API) newID() string {
 	if a.NewID != nil {
 		return a.NewID()
 	}
-	return uuid.NewString()
+	return a.ids.Next()
 }
 
 // recover answers a request that panicked. http.ErrAbortHandler is the

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/gridbridge/gridbridge/compat/aws/frame"
 )
 
@@ -103,4 +105,32 @@ func TestFrameLetsAnAbortThrough(t *testing.T) {
 		}
 	}()
 	serve(h, "")
+}
+
+// Without NewID, each request gets an id of its own in a version-4 UUID's
+// form, as AWS's request ids are, and two APIs do not share a sequence.
+func TestFrameRequestIDsAreDistinctUUIDs(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 2 {
+		api := testAPI(nil)
+		api.NewID = nil
+		h := api.Handler(func(w http.ResponseWriter, req frame.Request) error {
+			u, err := uuid.Parse(req.ID)
+			if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != req.ID {
+				t.Errorf("request id %q: %v, version %d, variant %v", req.ID, err, u.Version(), u.Variant())
+			}
+			if seen[req.ID] {
+				t.Errorf("request id %q given twice", req.ID)
+			}
+			seen[req.ID] = true
+			return nil
+		})
+		for range 1000 {
+			serve(h, "")
+		}
+	}
+	if len(seen) != 2000 {
+		t.Fatalf("%d distinct ids for 2000 requests", len(seen))
+	}
 }

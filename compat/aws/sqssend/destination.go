@@ -24,11 +24,15 @@ var _ engine.Destination = Destination{}
 // Deliver implements engine.Destination. The attempt records a SendMessage
 // of the first event's message, the one a rule or schedule target sends.
 func (d Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
-	msgs := make([]Message, len(a.Batch.Items))
-	for i, it := range a.Batch.Items {
+	var one [1]Message // a rule's or schedule's attempt carries one event
+	msgs := one[:0]
+	if len(a.Batch.Items) > 1 {
+		msgs = make([]Message, 0, len(a.Batch.Items))
+	}
+	for _, it := range a.Batch.Items {
 		m := d.Message(a, it)
 		m.QueueArn, m.EventIDs = d.QueueArn, []string{it.ID}
-		msgs[i] = m
+		msgs = append(msgs, m)
 	}
 	o := engine.Outcome{Destination: d.QueueArn, Request: &engine.RecordedRequest{Method: "SendMessage", URL: d.QueueArn}}
 	if len(msgs) > 0 {

@@ -41,6 +41,15 @@ type Queues interface {
 	Send(ctx context.Context, m Message) error
 }
 
+// InProcess reports whether q takes a message in the calling goroutine,
+// waiting on nothing outside the process (GridBridge's own queues, which
+// say so with an InProcess method), so that an engine route sending to it
+// may make its attempts inline (engine.Route.Inline).
+func InProcess(q Queues) bool {
+	p, ok := q.(interface{ InProcess() bool })
+	return ok && p.InProcess()
+}
+
 // IsFIFO reports whether a queue ARN names a FIFO queue.
 func IsFIFO(queueArn string) bool { return strings.HasSuffix(queueArn, ".fifo") }
 

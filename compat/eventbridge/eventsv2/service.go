@@ -105,6 +105,10 @@ func (s *Service) Register(r *mux.Router) {
 		Handler(s.handler)
 }
 
+// JSONTarget is the X-Amz-Target prefix Register's route takes and its
+// handler.
+func (s *Service) JSONTarget() (string, http.Handler) { return v2model.TargetPrefix + ".", s.handler }
+
 // Reset deletes every bus and subscriber. What subscribers still held is
 // abandoned: the caller asked for a clean slate.
 func (s *Service) Reset() {
