@@ -99,7 +99,7 @@ func (s *Service) Register(r *mux.Router) {
 // forPipes matches a tagging request for a pipe: signed for the pipes
 // service, or naming a pipe's ARN.
 func forPipes(r *http.Request, _ *mux.RouteMatch) bool {
-	return awsjson.SigningService(r) == "pipes" || strings.Contains(r.URL.Path, ":pipes:")
+	return frame.SigningService(r) == "pipes" || strings.Contains(r.URL.Path, ":pipes:")
 }
 
 // Reset deletes every pipe and stops its work.

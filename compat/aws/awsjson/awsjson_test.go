@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gridbridge/gridbridge/compat/aws/frame"
 )
 
 func TestTimestampAcceptsEveryClientForm(t *testing.T) {
@@ -159,7 +161,7 @@ func TestSigningService(t *testing.T) {
 	} {
 		r := httptest.NewRequest(http.MethodPost, "/", nil)
 		r.Header.Set("Authorization", auth)
-		if got := SigningService(r); got != want {
+		if got := frame.SigningService(r); got != want {
 			t.Errorf("%q: %q, want %q", auth, got, want)
 		}
 	}

@@ -3,6 +3,8 @@ package awsjson
 import (
 	"net/http"
 	"strings"
+
+	"github.com/gridbridge/gridbridge/compat/aws/frame"
 )
 
 // DefaultAccount is the account of a caller whose access key id is not
@@ -28,7 +30,7 @@ type Caller struct {
 // it names a single region.
 func CallerOf(r *http.Request) Caller {
 	c := Caller{Account: DefaultAccount, Region: DefaultRegion}
-	scope := credentialScope(r)
+	scope := frame.CredentialScope(r)
 	var fields [6]string // a scope has 5 at most; a sixth says "more"
 	parts := splitScope(scope, fields[:])
 	if len(parts) > 0 && IsAccountID(parts[0]) {
@@ -43,37 +45,6 @@ func CallerOf(r *http.Request) Caller {
 		}
 	}
 	return c
-}
-
-// SigningService is the AWS service a request is signed for: the service
-// of its SigV4 (AKID/date/region/service/aws4_request) or SigV4a
-// (AKID/date/service/aws4_request) credential scope, or "" when it carries
-// no signature.
-func SigningService(r *http.Request) string {
-	// Read from the end, without splitting: every AWS request asks.
-	rest, ok := strings.CutSuffix(credentialScope(r), "/aws4_request")
-	if !ok {
-		return ""
-	}
-	i := strings.LastIndexByte(rest, '/')
-	if i < 0 || strings.Count(rest[:i], "/") < 1 {
-		return ""
-	}
-	return rest[i+1:]
-}
-
-// credentialScope returns the Credential value of the Authorization header,
-// or of the X-Amz-Credential query parameter of a presigned request.
-func credentialScope(r *http.Request) string {
-	auth := r.Header.Get("Authorization")
-	if i := strings.Index(auth, "Credential="); i >= 0 {
-		v := auth[i+len("Credential="):]
-		if j := strings.IndexAny(v, ", "); j >= 0 {
-			v = v[:j]
-		}
-		return v
-	}
-	return r.URL.Query().Get("X-Amz-Credential")
 }
 
 // IsAccountID reports whether s is an AWS account id: twelve digits.

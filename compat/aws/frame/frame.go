@@ -113,7 +113,7 @@ func (a *API) injected(req Request) error {
 	if faults.None() || a.Injected == nil {
 		return nil
 	}
-	service := signingService(req.HTTP)
+	service := SigningService(req.HTTP)
 	if service == "" {
 		return nil
 	}
@@ -157,19 +157,35 @@ func (a *API) operation(req Request) string {
 	return ""
 }
 
-// signingService is the service of a SigV4 Authorization header's
-// credential scope (Credential=AKID/date/region/service/aws4_request).
-func signingService(r *http.Request) string {
-	_, rest, ok := strings.Cut(r.Header.Get("Authorization"), "Credential=")
+// SigningService is the AWS service a request is signed for: the service
+// of its SigV4 (AKID/date/region/service/aws4_request) or SigV4a
+// (AKID/date/service/aws4_request) credential scope, or "" when it carries
+// no signature.
+func SigningService(r *http.Request) string {
+	// Read from the end, without splitting: every AWS request asks.
+	rest, ok := strings.CutSuffix(CredentialScope(r), "/aws4_request")
 	if !ok {
 		return ""
 	}
-	scope, _, _ := strings.Cut(rest, ",")
-	if strings.Count(scope, "/") != 4 {
+	i := strings.LastIndexByte(rest, '/')
+	if i < 0 || strings.Count(rest[:i], "/") < 1 {
 		return ""
 	}
-	scope = scope[:strings.LastIndexByte(scope, '/')]
-	return scope[strings.LastIndexByte(scope, '/')+1:]
+	return rest[i+1:]
+}
+
+// CredentialScope returns the Credential value of the Authorization header,
+// or of the X-Amz-Credential query parameter of a presigned request.
+func CredentialScope(r *http.Request) string {
+	auth := r.Header.Get("Authorization")
+	if i := strings.Index(auth, "Credential="); i >= 0 {
+		v := auth[i+len("Credential="):]
+		if j := strings.IndexAny(v, ", "); j >= 0 {
+			v = v[:j]
+		}
+		return v
+	}
+	return r.URL.Query().Get("X-Amz-Credential")
 }
 
 // Refuse answers err to a request no operation of the API takes, with a

@@ -63,7 +63,7 @@ func emulated(service string) bool {
 // by NotEmulated before any face takes it (SQS's query protocol would
 // answer any Action otherwise). It is a mux.MatcherFunc.
 func ForAnotherAWSService(r *http.Request, _ *mux.RouteMatch) bool {
-	s := awsjson.SigningService(r)
+	s := frame.SigningService(r)
 	return s != "" && !emulated(s)
 }
 
@@ -85,7 +85,7 @@ func NotEmulated(w http.ResponseWriter, r *http.Request) {
 
 // notEmulated writes NotEmulated's answer with the frame's request id.
 func notEmulated(w http.ResponseWriter, r *http.Request, requestID string) {
-	service := awsjson.SigningService(r)
+	service := frame.SigningService(r)
 	op := ""
 	form := !IsAWSJSON(r) && r.ParseForm() == nil && r.Form.Get("Action") != ""
 	switch {
