@@ -189,6 +189,8 @@ func TestSourceQueueCreatedAfterThePipe(t *testing.T) {
 	h := startTest(t)
 	_, outArn := h.queue("out", nil)
 	h.create(pipessdk.CreatePipeInput{Name: aws.String("p"), Source: aws.String("arn:aws:sqs:us-east-1:123456789012:later"), Target: aws.String(outArn)})
+	// The first poll is clock work, run on the engine's workers: wait for it.
+	h.Clock.Settle()
 	polls := h.entries("p", engine.KindPoll)
 	if len(polls) != 1 || polls[0].Outcome != "QueueDoesNotExist" {
 		t.Fatalf("polls %+v", polls)
