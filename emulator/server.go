@@ -28,6 +28,7 @@ import (
 	"github.com/gridbridge/gridbridge/emulator/engine"
 	"github.com/gridbridge/gridbridge/emulator/topology"
 	"github.com/gridbridge/gridbridge/emulator/ui"
+	"github.com/gridbridge/gridbridge/internal/httpserve"
 )
 
 // Server is a running emulator. All state hangs off it: two servers in one
@@ -56,8 +57,11 @@ type Server struct {
 	// jsonTargets takes the AWS JSON-protocol requests before the router.
 	jsonTargets *jsonTargets
 
-	httpLn, tlsLn   net.Listener
-	httpSrv, tlsSrv *http.Server
+	httpLn, tlsLn net.Listener
+	// The plain listener runs on httpserve, cheaper per request; the TLS
+	// one stays on net/http, which speaks HTTP/2 (the Azure SDKs ask).
+	httpSrv *httpserve.Server
+	tlsSrv  *http.Server
 	life            *lifecycle
 	closeOnce       sync.Once
 }
@@ -226,7 +230,7 @@ func (s *Server) listen() error {
 			return err
 		}
 	}
-	s.httpSrv = s.newHTTPServer()
+	s.httpSrv = s.newPlainServer()
 	s.tlsSrv = s.newHTTPServer()
 	s.tlsSrv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.ca.leaf}, MinVersion: tls.VersionTLS12}
 	return nil
@@ -238,29 +242,47 @@ func (s *Server) serveAll() {
 	go s.serve(s.tlsSrv, tls.NewListener(s.tlsLn, s.tlsSrv.TLSConfig))
 }
 
-// newHTTPServer applies the listener limits (timeouts.go) to one listener.
-// The body's read timeout is applied per request by Handler.
-func (s *Server) newHTTPServer() *http.Server {
-	idle := s.opts.IdleTimeout
-	if idle == 0 {
-		idle = DefaultIdleTimeout
+func (s *Server) idleTimeout() time.Duration {
+	if s.opts.IdleTimeout == 0 {
+		return DefaultIdleTimeout
 	}
-	return &http.Server{
+	return s.opts.IdleTimeout
+}
+
+// baseContext is every request's context on ln: the lifecycle's, with the
+// API faults on it, so no request pays for putting them there.
+func (s *Server) baseContext(ln net.Listener) context.Context {
+	return engine.WithAPIFaults(s.life.baseContext(ln), s.engine.APIFaults())
+}
+
+// newPlainServer is newHTTPServer's twin on httpserve, with the same limits.
+func (s *Server) newPlainServer() *httpserve.Server {
+	return &httpserve.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		IdleTimeout:       idle,
+		IdleTimeout:       s.idleTimeout(),
 		MaxHeaderBytes:    MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-		// The API faults ride on every request's context from its
-		// connection's, so no request pays for putting them there.
-		BaseContext: func(ln net.Listener) context.Context {
-			return engine.WithAPIFaults(s.life.baseContext(ln), s.engine.APIFaults())
-		},
-		ConnState: s.life.connState,
+		Log:               s.log,
+		BaseContext:       s.baseContext,
+		ConnState:         s.life.connState,
 	}
 }
 
-func (s *Server) serve(srv *http.Server, ln net.Listener) {
+// newHTTPServer applies the listener limits (timeouts.go) to one listener.
+// The body's read timeout is applied per request by Handler.
+func (s *Server) newHTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		IdleTimeout:       s.idleTimeout(),
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		BaseContext:       s.baseContext,
+		ConnState:         s.life.connState,
+	}
+}
+
+func (s *Server) serve(srv interface{ Serve(net.Listener) error }, ln net.Listener) {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		s.log.Error("listener stopped", "addr", ln.Addr().String(), "err", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,6 +36,8 @@ type lifecycle struct {
 	// then), so requests nobody waits on do not each make a channel.
 	running int
 	changed chan struct{}
+	// nfresh is len(fresh), read without the lock.
+	nfresh atomic.Int32
 }
 
 func newLifecycle() *lifecycle {
@@ -76,12 +79,17 @@ func (l *lifecycle) baseContext(net.Listener) context.Context { return l.request
 // connState is http.Server.ConnState: it keeps track of the connections
 // that have not sent a request yet.
 func (l *lifecycle) connState(c net.Conn, state http.ConnState) {
+	if state != http.StateNew && l.nfresh.Load() == 0 {
+		return // the common case, a request on a used connection: no lock
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if state == http.StateNew {
 		l.fresh[c] = struct{}{}
+		l.nfresh.Store(int32(len(l.fresh)))
 	} else if _, ok := l.fresh[c]; ok {
 		delete(l.fresh, c)
+		l.nfresh.Store(int32(len(l.fresh)))
 	} else {
 		return
 	}
@@ -106,14 +114,21 @@ func (l *lifecycle) closeFresh() {
 		_ = c.Close()
 		delete(l.fresh, c)
 	}
+	l.nfresh.Store(0)
 	l.notifyLocked()
+}
+
+// server is a listener's server: net/http's or httpserve's.
+type server interface {
+	Shutdown(context.Context) error
+	Close() error
 }
 
 // shutdown stops the servers: no new connections, long polls ended (their
 // contexts), idle and never-used connections closed, requests in flight
 // given grace to finish and then cut off. forced reports whether grace ran
 // out, and cutOff how many requests were still running then.
-func (l *lifecycle) shutdown(grace time.Duration, servers ...*http.Server) (forced bool, cutOff int) {
+func (l *lifecycle) shutdown(grace time.Duration, servers ...server) (forced bool, cutOff int) {
 	l.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()

@@ -74,6 +74,7 @@ const maxHeaderKeys = 64
 func newConn(s *Server, rwc net.Conn, base context.Context) *conn {
 	c := &conn{srv: s, rwc: rwc, remoteAddr: rwc.RemoteAddr().String()}
 	c.cr.c = c
+	c.state.Store(-1) // not yet StateNew, which is 0
 	c.br = bufio.NewReaderSize(&c.cr, 4<<10)
 	cctx, cancel := context.WithCancel(base)
 	c.ctx = &watchCtx{Context: cctx, c: c}
