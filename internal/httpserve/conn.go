@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -44,8 +45,10 @@ type conn struct {
 	body    body
 	w       response
 
-	// closeAfter ends the connection once the current answer is out.
+	// closeAfter ends the connection once the current answer is out;
+	// linger closes it gently (closeGently).
 	closeAfter bool
+	linger     bool
 
 	// The read deadline: rdl is what the socket has, [wantLo, wantHi] what
 	// the current phase accepts (wantNone: no deadline). The socket's is
@@ -84,6 +87,7 @@ func newConn(s *Server, rwc net.Conn, base context.Context) *conn {
 	c.hdr = http.Header{}
 	c.keys = map[string]*headerKey{}
 	c.body.c = c
+	c.body.eof = true // no request yet, so no body left unread
 	c.w.c = c
 	c.w.hdr = http.Header{}
 	return c
@@ -177,6 +181,7 @@ func (c *conn) serve() {
 			var re *requestError
 			if errors.As(err, &re) {
 				c.writeError(re)
+				c.linger = true
 			}
 			return
 		}
@@ -193,6 +198,9 @@ func (c *conn) serve() {
 
 func (c *conn) finish() {
 	c.cancel()
+	if c.linger || !c.body.done() {
+		c.closeGently()
+	}
 	_ = c.rwc.Close()
 	c.setState(http.StateClosed)
 	c.srv.untrack(c)
@@ -225,6 +233,21 @@ func (c *conn) runHandler() (aborted bool) {
 	}()
 	c.srv.Handler.ServeHTTP(&c.w, c.req)
 	return false
+}
+
+// closeGently ends a connection the client may still be sending on (a
+// refused request, a body left unread): closing it outright would answer
+// the unread bytes with a reset, which can destroy the answer before the
+// client reads it. The write side closes first, and what still comes is
+// read and dropped for a moment, as net/http does.
+func (c *conn) closeGently() {
+	cw, ok := c.rwc.(interface{ CloseWrite() error })
+	if !ok || c.w.err != nil {
+		return
+	}
+	_ = cw.CloseWrite()
+	_ = c.rwc.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	_, _ = io.Copy(io.Discard, io.LimitReader(c.rwc, 1<<20))
 }
 
 // bodyEnded is called when the handler has read the request body to its
