@@ -60,10 +60,10 @@ type Server struct {
 	httpLn, tlsLn net.Listener
 	// The plain listener runs on httpserve, cheaper per request; the TLS
 	// one stays on net/http, which speaks HTTP/2 (the Azure SDKs ask).
-	httpSrv *httpserve.Server
-	tlsSrv  *http.Server
-	life            *lifecycle
-	closeOnce       sync.Once
+	httpSrv   *httpserve.Server
+	tlsSrv    *http.Server
+	life      *lifecycle
+	closeOnce sync.Once
 }
 
 // face is one cloud API mounted on the shared router.
