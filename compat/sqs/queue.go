@@ -620,21 +620,34 @@ func parseReceipt(handle string, buf []byte) (queue, id []byte, ok bool) {
 // deleteMessage deletes the message a receipt handle names. A handle of a
 // message already gone succeeds, as on SQS.
 func (q *Queue) deleteMessage(handle string) error {
+	var errs [1]error
+	q.deleteMessages([]deleteBatchEntry{{ReceiptHandle: handle}}, errs[:])
+	return errs[0]
+}
+
+// deleteMessages deletes the messages entries' receipt handles name, under
+// one hold of the lock, setting errs[i] when entries[i]'s handle is not
+// this queue's. It does what deleteMessage does for each.
+func (q *Queue) deleteMessages(entries []deleteBatchEntry, errs []error) {
 	var buf [160]byte
-	name, id, ok := parseReceipt(handle, buf[:])
-	if !ok || string(name) != q.key.name {
-		return errReceiptHandleInvalid(handle)
-	}
+	removed := false
 	q.mu.Lock()
-	if m := q.byID[string(id)]; m != nil {
-		q.removeLocked(m, &q.counts.deleted)
-		if q.fifo() {
-			// Its group's next message may be taken now.
-			q.wakeReceiversLocked()
+	for i, e := range entries {
+		name, id, ok := parseReceipt(e.ReceiptHandle, buf[:])
+		if !ok || string(name) != q.key.name {
+			errs[i] = errReceiptHandleInvalid(e.ReceiptHandle)
+			continue
+		}
+		if m := q.byID[string(id)]; m != nil {
+			q.removeLocked(m, &q.counts.deleted)
+			removed = true
 		}
 	}
+	if removed && q.fifo() {
+		// Their groups' next messages may be taken now.
+		q.wakeReceiversLocked()
+	}
 	q.mu.Unlock()
-	return nil
 }
 
 // changeVisibility sets a received message's visibility timeout, counted
