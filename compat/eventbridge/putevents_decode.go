@@ -34,7 +34,7 @@ func decodePutEvents(c *call) (*putEventsInput, error) {
 // readPutEvents reads body if it has the plain shape, and reports whether it
 // did.
 func readPutEvents(body []byte) (*putEventsInput, bool) {
-	r := plainReader{jsonscan.New(body)}
+	r := plainReader{Reader: jsonscan.New(body)}
 	in := new(putEventsInput)
 	var seenEntries, seenEndpoint bool
 	ok := r.Object(func(key []byte) bool {
@@ -68,7 +68,12 @@ func readPutEvents(body []byte) (*putEventsInput, bool) {
 
 // plainReader reads the plain shape of a PutEvents body with the shared
 // scanner; its methods report false as soon as the input leaves that shape.
-type plainReader struct{ jsonscan.Reader }
+type plainReader struct {
+	jsonscan.Reader
+	// last holds the previous entry's string members, by field: an
+	// entry's member equal to its predecessor's shares its string.
+	last [5]string
+}
 
 // entry reads one member of Entries.
 func (r *plainReader) entry() (*putEventsEntry, bool) {
@@ -118,7 +123,8 @@ func (r *plainReader) entry() (*putEventsEntry, bool) {
 			return false
 		}
 		seen[field] = true
-		v, ok := r.String()
+		v, ok := r.StringOr(r.last[field])
+		r.last[field] = v
 		cells.strings[field] = v
 		*dst = &cells.strings[field]
 		return ok

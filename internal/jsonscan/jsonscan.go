@@ -228,7 +228,13 @@ func (r *Reader) Number() ([]byte, bool) {
 // String reads a string value, unescaping it as encoding/json does. A
 // string that is not valid UTF-8 is not taken (encoding/json would replace
 // the bad bytes).
-func (r *Reader) String() (string, bool) {
+func (r *Reader) String() (string, bool) { return r.StringOr("") }
+
+// StringOr is String, returning same itself, without a copy, when the
+// value equals it: a batch's entries mostly repeat one another's names
+// (an event's source and type), and each would otherwise be its own
+// allocation.
+func (r *Reader) StringOr(same string) (string, bool) {
 	if !r.Next('"') {
 		return "", false
 	}
@@ -239,9 +245,12 @@ func (r *Reader) String() (string, bool) {
 		switch {
 		case c == '"':
 			r.I++
-			return string(r.B[start : r.I-1]), true
+			if raw := r.B[start : r.I-1]; string(raw) != same {
+				return string(raw), true
+			}
+			return same, true
 		case c == '\\':
-			return r.escaped(start)
+			return r.escaped(start, same)
 		case c < 0x20:
 			return "", false
 		case c >= utf8.RuneSelf:
@@ -268,7 +277,7 @@ func (r *Reader) rune() bool {
 
 // escaped reads the rest of a string that has escapes, from its first
 // character at start (r.I is at the first backslash).
-func (r *Reader) escaped(start int) (string, bool) {
+func (r *Reader) escaped(start int, same string) (string, bool) {
 	out := append(r.scratch[:0], r.B[start:r.I]...)
 	for r.I < len(r.B) {
 		c := r.B[r.I]
@@ -276,6 +285,9 @@ func (r *Reader) escaped(start int) (string, bool) {
 		case c == '"':
 			r.I++
 			r.scratch = out
+			if string(out) == same {
+				return same, true
+			}
 			return string(out), true
 		case c < 0x20:
 			return "", false

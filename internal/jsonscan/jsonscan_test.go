@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"encoding/json"
 	"testing"
+	"unsafe"
 )
 
 // String takes what encoding/json takes as a string and yields the same;
@@ -64,5 +65,28 @@ func TestObject(t *testing.T) {
 		if r.Object(func([]byte) bool { _, ok := r.String(); return ok }) && r.End() {
 			t.Errorf("Object took %s", in)
 		}
+	}
+}
+
+// StringOr yields same itself when the value equals it, escaped or not,
+// and the value otherwise.
+func TestStringOr(t *testing.T) {
+	same := "shop.orders"
+	for in, want := range map[string]string{`"shop.orders"`: same, `"shop\u002eorders"`: same, `"shop.order"`: "shop.order", `"x\n"`: "x\n"} {
+		r := New([]byte(in))
+		got, ok := r.StringOr(same)
+		if !ok || got != want {
+			t.Fatalf("StringOr(%s) = %q, %v; want %q", in, got, ok, want)
+		}
+		if want == same && unsafe.StringData(got) != unsafe.StringData(same) {
+			t.Errorf("StringOr(%s) made a copy of %q", in, same)
+		}
+	}
+	body := []byte(`"shop.orders"`)
+	if n := testing.AllocsPerRun(100, func() {
+		r := New(body)
+		_, _ = r.StringOr(same)
+	}); n != 0 {
+		t.Errorf("StringOr of an equal value allocates %v times", n)
 	}
 }
