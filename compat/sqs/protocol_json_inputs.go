@@ -127,10 +127,11 @@ func (in *sendMessageBatchInput) member(r *jsonscan.Reader, key []byte, once fun
 			return false
 		}
 		in.Entries = make([]sendBatchEntry, 0, maxBatchEntries)
+		// The bodies' cells, which their pointers need, in one allocation
+		// for a batch of the most entries a batch may have.
+		bodies := make([]string, 0, maxBatchEntries)
 		return r.Array(func() bool {
-			// The entry's body in the cell its pointer needs.
 			var e sendBatchEntry
-			var body string
 			var seen [5]bool
 			ok := r.Object(func(key []byte) bool {
 				var ok bool
@@ -140,8 +141,15 @@ func (in *sendMessageBatchInput) member(r *jsonscan.Reader, key []byte, once fun
 					e.Id, ok = r.String()
 				case "MessageBody":
 					field = 1
-					body, ok = r.String()
-					e.MessageBody = &body
+					var body *string
+					if len(bodies) < cap(bodies) {
+						bodies = append(bodies, "")
+						body = &bodies[len(bodies)-1]
+					} else {
+						body = new(string)
+					}
+					*body, ok = r.String()
+					e.MessageBody = body
 				case "DelaySeconds":
 					field = 2
 					e.DelaySeconds = r.IntPtr()

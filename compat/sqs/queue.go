@@ -596,8 +596,11 @@ func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 // receiptHandle is opaque to clients; it names the message and the receive.
 func receiptHandle(queue, id string, nonce uint64) string {
 	var buf [160]byte // one allocation, the handle's own, for usual names
-	b := append(append(append(append(buf[:0], queue...), 0), id...), 0)
-	return base64.RawURLEncoding.EncodeToString(strconv.AppendUint(b, nonce, 10))
+	b := strconv.AppendUint(append(append(append(append(buf[:0], queue...), 0), id...), 0), nonce, 10)
+	// EncodeToString would encode into a buffer and then copy it into the
+	// string: the handle is encoded into its own bytes instead.
+	out := base64.RawURLEncoding.AppendEncode(make([]byte, 0, base64.RawURLEncoding.EncodedLen(len(b))), b)
+	return unsafe.String(unsafe.SliceData(out), len(out))
 }
 
 // parseReceipt returns the queue name and message id a receipt handle
