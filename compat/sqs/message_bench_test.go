@@ -43,7 +43,9 @@ func BenchmarkMessageRoundServe(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		serve("SendMessageBatch", sendBody)
-		var got struct{ Messages []struct{ ReceiptHandle string } }
+		var got struct {
+			Messages []struct{ ReceiptHandle string }
+		}
 		if err := json.Unmarshal(serve("ReceiveMessage", receiveBody), &got); err != nil || len(got.Messages) != 10 {
 			b.Fatalf("received %d messages (%v)", len(got.Messages), err)
 		}
