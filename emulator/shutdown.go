@@ -30,14 +30,20 @@ type lifecycle struct {
 	// them at once instead (a client that connected but never sent a
 	// request loses nothing).
 	fresh map[net.Conn]struct{}
-	// running counts the requests being served. changed is closed
-	// whenever running or fresh changes, for a test that waits for a
-	// connection or a request; it is made when counts is asked (nil until
-	// then), so requests nobody waits on do not each make a channel.
-	running int
+	// changed is closed whenever running or fresh changes, for a test
+	// that waits for a connection or a request; it is made when counts is
+	// asked (nil until then), so requests nobody waits on do not each make
+	// a channel.
 	changed chan struct{}
 	// nfresh is len(fresh), read without the lock.
 	nfresh atomic.Int32
+
+	// running counts the requests being served, outside mu: every request
+	// changes it twice, and two lock round trips a request were most of
+	// track's cost. watched is set (for good) once counts has been asked;
+	// until then nobody can be waiting on changed and count takes no lock.
+	running atomic.Int64
+	watched atomic.Bool
 }
 
 func newLifecycle() *lifecycle {
@@ -54,11 +60,16 @@ func (l *lifecycle) track(next http.Handler) http.Handler {
 	})
 }
 
-func (l *lifecycle) count(delta int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.running += delta
-	l.notifyLocked()
+func (l *lifecycle) count(delta int64) {
+	l.running.Add(delta)
+	// counts sets watched before it reads running, and count reads
+	// watched after it changes running: either counts sees this change or
+	// count sees watched and closes the channel counts handed out.
+	if l.watched.Load() {
+		l.mu.Lock()
+		l.notifyLocked()
+		l.mu.Unlock()
+	}
 }
 
 // counts are the requests being served and the connections that have not
@@ -69,7 +80,8 @@ func (l *lifecycle) counts() (running, fresh int, changed <-chan struct{}) {
 	if l.changed == nil {
 		l.changed = make(chan struct{})
 	}
-	return l.running, len(l.fresh), l.changed
+	l.watched.Store(true)
+	return int(l.running.Load()), len(l.fresh), l.changed
 }
 
 // baseContext is http.Server.BaseContext: requests' contexts end when

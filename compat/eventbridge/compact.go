@@ -1,5 +1,7 @@
 package eventbridge
 
+import "github.com/gridbridge/gridbridge/internal/jsonscan"
+
 // Every PutEvents entry's Detail is checked and compacted, and
 // encoding/json's Compact (a byte-at-a-time state machine) was a fiftieth of
 // a call's cost. appendCompact does the same in a direct pass. It only ever
@@ -29,7 +31,7 @@ type compactor struct {
 	dst []byte
 }
 
-func (c *compactor) space() { c.i = skipSpace(c.src, c.i) }
+func (c *compactor) space() { c.i = jsonscan.SkipSpace(c.src, c.i) }
 
 func (c *compactor) value(depth int) bool {
 	if c.i >= len(c.src) {
@@ -161,7 +163,7 @@ func (c *compactor) string() bool {
 
 func (c *compactor) number() bool {
 	start := c.i
-	end, ok := scanNumber(c.src, c.i)
+	end, ok := jsonscan.ScanNumber(c.src, c.i)
 	if !ok {
 		return false
 	}

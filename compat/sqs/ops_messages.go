@@ -94,7 +94,7 @@ func idBatch[E batchEntry](entries []E, operation string, do func(E) error) (any
 	if err := checkBatch(entries, operation+"RequestEntry"); err != nil {
 		return nil, err
 	}
-	out := idBatchOutput{Successful: []batchEntryID{}, Failed: []batchErrorEntry{}, entryTag: operation + "ResultEntry"}
+	out := idBatchOutput{Successful: make([]batchEntryID, 0, len(entries)), Failed: []batchErrorEntry{}, entryTag: operation + "ResultEntry"}
 	for _, e := range entries {
 		if err := do(e); err != nil {
 			out.Failed = append(out.Failed, batchError(e.entryID(), err))
@@ -127,7 +127,7 @@ func (s *Service) sendMessageBatch(c *call, q *Queue, in *sendMessageBatchInput)
 	if size > maxMessageSize {
 		return nil, errBatchTooLong(size)
 	}
-	out := sendMessageBatchOutput{Successful: []sendBatchResultEntry{}, Failed: []batchErrorEntry{}}
+	out := sendMessageBatchOutput{Successful: make([]sendBatchResultEntry, 0, len(in.Entries)), Failed: []batchErrorEntry{}}
 	for _, e := range in.Entries {
 		sent, err := e.send(q, c.caller.Account)
 		if err != nil {
@@ -222,9 +222,22 @@ func (s *Service) deleteMessage(c *call, q *Queue, in *deleteMessageInput) (any,
 }
 
 func (s *Service) deleteMessageBatch(c *call, q *Queue, in *deleteMessageBatchInput) (any, error) {
-	return idBatch(in.Entries, "DeleteMessageBatch", func(e deleteBatchEntry) error {
-		return q.deleteMessage(e.ReceiptHandle)
-	})
+	if err := checkBatch(in.Entries, "DeleteMessageBatchRequestEntry"); err != nil {
+		return nil, err
+	}
+	// checkBatch bounds the entries at maxBatchEntries: the verdicts fit
+	// here, and the queue's lock is taken once for the batch.
+	var errs [maxBatchEntries]error
+	q.deleteMessages(in.Entries, errs[:len(in.Entries)])
+	out := idBatchOutput{Successful: make([]batchEntryID, 0, len(in.Entries)), Failed: []batchErrorEntry{}, entryTag: "DeleteMessageBatchResultEntry"}
+	for i, e := range in.Entries {
+		if errs[i] != nil {
+			out.Failed = append(out.Failed, batchError(e.Id, errs[i]))
+			continue
+		}
+		out.Successful = append(out.Successful, batchEntryID{Id: e.Id})
+	}
+	return out, nil
 }
 
 func (s *Service) changeMessageVisibility(c *call, q *Queue, in *changeVisibilityInput) (any, error) {

@@ -596,8 +596,11 @@ func millis(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 // receiptHandle is opaque to clients; it names the message and the receive.
 func receiptHandle(queue, id string, nonce uint64) string {
 	var buf [160]byte // one allocation, the handle's own, for usual names
-	b := append(append(append(append(buf[:0], queue...), 0), id...), 0)
-	return base64.RawURLEncoding.EncodeToString(strconv.AppendUint(b, nonce, 10))
+	b := strconv.AppendUint(append(append(append(append(buf[:0], queue...), 0), id...), 0), nonce, 10)
+	// EncodeToString would encode into a buffer and then copy it into the
+	// string: the handle is encoded into its own bytes instead.
+	out := base64.RawURLEncoding.AppendEncode(make([]byte, 0, base64.RawURLEncoding.EncodedLen(len(b))), b)
+	return unsafe.String(unsafe.SliceData(out), len(out))
 }
 
 // parseReceipt returns the queue name and message id a receipt handle
@@ -620,21 +623,34 @@ func parseReceipt(handle string, buf []byte) (queue, id []byte, ok bool) {
 // deleteMessage deletes the message a receipt handle names. A handle of a
 // message already gone succeeds, as on SQS.
 func (q *Queue) deleteMessage(handle string) error {
+	var errs [1]error
+	q.deleteMessages([]deleteBatchEntry{{ReceiptHandle: handle}}, errs[:])
+	return errs[0]
+}
+
+// deleteMessages deletes the messages entries' receipt handles name, under
+// one hold of the lock, setting errs[i] when entries[i]'s handle is not
+// this queue's. It does what deleteMessage does for each.
+func (q *Queue) deleteMessages(entries []deleteBatchEntry, errs []error) {
 	var buf [160]byte
-	name, id, ok := parseReceipt(handle, buf[:])
-	if !ok || string(name) != q.key.name {
-		return errReceiptHandleInvalid(handle)
-	}
+	removed := false
 	q.mu.Lock()
-	if m := q.byID[string(id)]; m != nil {
-		q.removeLocked(m, &q.counts.deleted)
-		if q.fifo() {
-			// Its group's next message may be taken now.
-			q.wakeReceiversLocked()
+	for i, e := range entries {
+		name, id, ok := parseReceipt(e.ReceiptHandle, buf[:])
+		if !ok || string(name) != q.key.name {
+			errs[i] = errReceiptHandleInvalid(e.ReceiptHandle)
+			continue
+		}
+		if m := q.byID[string(id)]; m != nil {
+			q.removeLocked(m, &q.counts.deleted)
+			removed = true
 		}
 	}
+	if removed && q.fifo() {
+		// Their groups' next messages may be taken now.
+		q.wakeReceiversLocked()
+	}
 	q.mu.Unlock()
-	return nil
 }
 
 // changeVisibility sets a received message's visibility timeout, counted

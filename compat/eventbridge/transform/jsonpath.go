@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gridbridge/gridbridge/internal/jsonscan"
 )
 
 // segment is one step of a JSONPath: an object member, an array index, or
@@ -125,11 +127,11 @@ func element(doc json.RawMessage, index int) (json.RawMessage, bool) {
 // parameter of every event looks members up: each value is handed out as
 // written, and the scan stops with errMalformed at text that is not JSON.
 func eachMember(doc json.RawMessage, fn func(key string, value json.RawMessage)) error {
-	i := skipSpace(doc, 0)
+	i := jsonscan.SkipSpace(doc, 0)
 	if i >= len(doc) || doc[i] != '{' {
 		return errMalformed
 	}
-	i = skipSpace(doc, i+1)
+	i = jsonscan.SkipSpace(doc, i+1)
 	if i < len(doc) && doc[i] == '}' {
 		return nil
 	}
@@ -145,22 +147,22 @@ func eachMember(doc json.RawMessage, fn func(key string, value json.RawMessage))
 		if !ok {
 			return errMalformed
 		}
-		i = skipSpace(doc, keyEnd)
+		i = jsonscan.SkipSpace(doc, keyEnd)
 		if i >= len(doc) || doc[i] != ':' {
 			return errMalformed
 		}
-		i = skipSpace(doc, i+1)
+		i = jsonscan.SkipSpace(doc, i+1)
 		end, ok := skipValue(doc, i)
 		if !ok {
 			return errMalformed
 		}
 		fn(key, doc[i:end])
-		i = skipSpace(doc, end)
+		i = jsonscan.SkipSpace(doc, end)
 		switch {
 		case i >= len(doc):
 			return errMalformed
 		case doc[i] == ',':
-			i = skipSpace(doc, i+1)
+			i = jsonscan.SkipSpace(doc, i+1)
 		case doc[i] == '}':
 			return nil
 		default:
@@ -170,13 +172,6 @@ func eachMember(doc json.RawMessage, fn func(key string, value json.RawMessage))
 }
 
 var errMalformed = errors.New("not a JSON object")
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
 
 // skipString returns the index after the string starting at b[i] (a quote).
 func skipString(b []byte, i int) (int, bool) {

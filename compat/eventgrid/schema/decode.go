@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/egevent"
+	"github.com/gridbridge/gridbridge/internal/jsonscan"
 )
 
 // Topic is what decoding needs to know of the topic a request was sent to.
@@ -135,16 +136,16 @@ func splitArray(body []byte, maxEvent int) ([]json.RawMessage, *Error) {
 	// Valid, so the elements can be cut out where they lie: each event's
 	// Raw is a piece of the body, not a copy.
 	var elems []json.RawMessage
-	i := skipSpace(body, skipSpace(body, 0)+1)
+	i := jsonscan.SkipSpace(body, jsonscan.SkipSpace(body, 0)+1)
 	for i < len(body) && body[i] != ']' {
 		end := skipValue(body, i)
 		if maxEvent > 0 && end-i > maxEvent {
 			return nil, tooLarge(len(elems), end-i, maxEvent)
 		}
 		elems = append(elems, json.RawMessage(body[i:end:end]))
-		i = skipSpace(body, end)
+		i = jsonscan.SkipSpace(body, end)
 		if i < len(body) && body[i] == ',' {
-			i = skipSpace(body, i+1)
+			i = jsonscan.SkipSpace(body, i+1)
 		}
 	}
 	return elems, nil

@@ -1,6 +1,10 @@
 package schema
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/gridbridge/gridbridge/internal/jsonscan"
+)
 
 // Every event is read on publish and written once per subscription, so
 // these helpers walk validated JSON by hand: encoding/json's reflection
@@ -11,21 +15,21 @@ import "encoding/json"
 // order; the value is a subslice of obj. It reports false when obj is not
 // an object.
 func eachMember(obj []byte, visit func(quotedKey, value []byte)) bool {
-	i := skipSpace(obj, 0)
+	i := jsonscan.SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return false
 	}
-	i = skipSpace(obj, i+1)
+	i = jsonscan.SkipSpace(obj, i+1)
 	for i < len(obj) && obj[i] != '}' {
 		keyEnd := skipString(obj, i)
 		key := obj[i:keyEnd]
-		i = skipSpace(obj, keyEnd)
-		i = skipSpace(obj, i+1) // the colon
+		i = jsonscan.SkipSpace(obj, keyEnd)
+		i = jsonscan.SkipSpace(obj, i+1) // the colon
 		end := skipValue(obj, i)
 		visit(key, obj[i:end])
-		i = skipSpace(obj, end)
+		i = jsonscan.SkipSpace(obj, end)
 		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+			i = jsonscan.SkipSpace(obj, i+1)
 		}
 	}
 	return true
@@ -44,13 +48,6 @@ func keyIs(quoted []byte, name string) bool {
 		}
 	}
 	return false
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // skipString returns the index after the string starting at b[i] ('"').
