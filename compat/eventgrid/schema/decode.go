@@ -138,7 +138,7 @@ func splitArray(body []byte, maxEvent int) ([]json.RawMessage, *Error) {
 	var elems []json.RawMessage
 	i := jsonscan.SkipSpace(body, jsonscan.SkipSpace(body, 0)+1)
 	for i < len(body) && body[i] != ']' {
-		end := skipValue(body, i)
+		end := SkipValue(body, i)
 		if maxEvent > 0 && end-i > maxEvent {
 			return nil, tooLarge(len(elems), end-i, maxEvent)
 		}
@@ -173,7 +173,7 @@ func object(raw json.RawMessage, index int) (map[string]json.RawMessage, *Error)
 	// As encoding/json reads it (a repeated key: the last wins), with each
 	// value a piece of raw.
 	m := make(map[string]json.RawMessage, 8)
-	eachMember(raw, func(key, value []byte) {
+	EachMember(raw, func(key, value []byte) {
 		m[unquote(key)] = value[:len(value):len(value)]
 	})
 	return m, nil

@@ -9,7 +9,7 @@ func TestEachMemberFindsTopLevelMembersOnly(t *testing.T) {
 	t.Parallel()
 	obj := []byte(` { "a" : {"data":1,"x":[1,{"y":"}"}]}, "d\u0061ta" : [ "s\"]" ] ,"eventTime":"2026-01-01T00:00:00Z", "n":-1.5e3,"t":true}`)
 	var keys, values []string
-	ok := eachMember(obj, func(k, v []byte) {
+	ok := EachMember(obj, func(k, v []byte) {
 		keys, values = append(keys, string(k)), append(values, string(v))
 	})
 	wantKeys := []string{`"a"`, `"d\u0061ta"`, `"eventTime"`, `"n"`, `"t"`}
@@ -25,7 +25,7 @@ func TestEachMemberFindsTopLevelMembersOnly(t *testing.T) {
 	if !keyIs([]byte(`"d\u0061ta"`), "data") || keyIs([]byte(`"datum"`), "data") {
 		t.Error("keyIs does not read escaped keys as encoding/json does")
 	}
-	if eachMember([]byte(`[1]`), func(_, _ []byte) {}) {
+	if EachMember([]byte(`[1]`), func(_, _ []byte) {}) {
 		t.Error("an array is not an object")
 	}
 }

@@ -10,11 +10,11 @@ import (
 // these helpers walk validated JSON by hand: encoding/json's reflection
 // and per-member copies were most of a publish's cost.
 
-// eachMember calls visit with the key (still quoted, escapes and all) and
+// EachMember calls visit with the key (still quoted, escapes and all) and
 // the raw value of every top-level member of obj, a valid JSON object, in
 // order; the value is a subslice of obj. It reports false when obj is not
 // an object.
-func eachMember(obj []byte, visit func(quotedKey, value []byte)) bool {
+func EachMember(obj []byte, visit func(quotedKey, value []byte)) bool {
 	i := jsonscan.SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return false
@@ -25,7 +25,7 @@ func eachMember(obj []byte, visit func(quotedKey, value []byte)) bool {
 		key := obj[i:keyEnd]
 		i = jsonscan.SkipSpace(obj, keyEnd)
 		i = jsonscan.SkipSpace(obj, i+1) // the colon
-		end := skipValue(obj, i)
+		end := SkipValue(obj, i)
 		visit(key, obj[i:end])
 		i = jsonscan.SkipSpace(obj, end)
 		if i < len(obj) && obj[i] == ',' {
@@ -63,8 +63,8 @@ func skipString(b []byte, i int) int {
 	return len(b)
 }
 
-// skipValue returns the index after the value starting at b[i].
-func skipValue(b []byte, i int) int {
+// SkipValue returns the index after the value starting at b[i].
+func SkipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return i
 	}

@@ -97,7 +97,7 @@ func eventGridEnvelope(ev *egevent.Event) (*eventGridJSON, error) {
 		MetadataVersion: "1", DataVersion: ev.DataVersion,
 	}
 	var when []byte
-	ok := eachMember(ev.Raw, func(key, value []byte) {
+	ok := EachMember(ev.Raw, func(key, value []byte) {
 		switch {
 		case keyIs(key, "data"):
 			env.Data = value

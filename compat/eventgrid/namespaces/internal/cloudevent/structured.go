@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gridbridge/gridbridge/compat/eventgrid/schema"
 )
 
 // InvalidError is a request the topic refuses with 400 BadRequest.
@@ -53,7 +55,7 @@ func ParseBatch(body []byte) ([]*Event, error) {
 	}
 	var raws [][]byte
 	for i := 1; c[i] != ']'; {
-		end := skipValue(c, i)
+		end := schema.SkipValue(c, i)
 		raws = append(raws, c[i:end])
 		if c[end] == ',' {
 			end++
@@ -118,8 +120,8 @@ type attributes struct {
 }
 
 // member points name's slot in a at value.
-func (a *attributes) member(name string, value []byte) {
-	switch name {
+func (a *attributes) member(name []byte, value []byte) {
+	switch string(name) {
 	case "id":
 		a.id = value
 	case "source":
@@ -147,15 +149,7 @@ func (a *attributes) member(name string, value []byte) {
 // becomes the event's JSON.
 func parseCompact(c []byte) (*Event, error) {
 	var a attributes
-	for i := 1; c[i] != '}'; {
-		keyEnd := skipString(c, i)
-		end := skipValue(c, keyEnd+1)
-		a.member(jsonString(c[i:keyEnd]), c[keyEnd+1:end])
-		if c[end] == ',' {
-			end++
-		}
-		i = end
-	}
+	schema.EachMember(c, func(key, value []byte) { a.member(memberName(key), value) })
 	ev := &Event{JSON: c}
 	var err error
 	if ev.ID, err = requiredString(a.id, "id"); err != nil {
@@ -167,12 +161,14 @@ func parseCompact(c []byte) (*Event, error) {
 	if ev.Type, err = requiredString(a.typ, "type"); err != nil {
 		return nil, err
 	}
-	spec, err := requiredString(a.specversion, "specversion")
-	if err != nil {
-		return nil, err
-	}
-	if spec != "1.0" {
-		return nil, invalid("`specversion` must be \"1.0\", not %q.", spec)
+	if string(a.specversion) != `"1.0"` { // as every SDK spells it; anything else is decoded
+		spec, err := requiredString(a.specversion, "specversion")
+		if err != nil {
+			return nil, err
+		}
+		if spec != "1.0" {
+			return nil, invalid("`specversion` must be \"1.0\", not %q.", spec)
+		}
 	}
 	if ev.Subject, err = optionalString(a.subject, "subject"); err != nil {
 		return nil, err
@@ -192,12 +188,17 @@ func parseCompact(c []byte) (*Event, error) {
 	return ev, nil
 }
 
-// jsonString decodes a JSON string value; anything else decodes to "" and
-// false. Text without escapes is taken as it is when it is valid UTF-8;
-// the rest goes through encoding/json, which also replaces invalid UTF-8.
-func jsonString(raw []byte) string {
-	s, _ := decodeString(raw)
-	return s
+// memberName is a quoted member key as encoding/json reads it. A key
+// without escapes is its own text: matched against the attribute names by
+// member, it needs no string of its own (the conversion in member's switch
+// does not allocate), so only an escaped key is decoded.
+func memberName(quoted []byte) []byte {
+	inner := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	s, _ := decodeString(quoted)
+	return []byte(s)
 }
 
 func decodeString(raw []byte) (string, bool) {
@@ -264,53 +265,6 @@ func checkData(data, b64 []byte) error {
 		return invalid("`data_base64` is not valid base64.")
 	}
 	return nil
-}
-
-// skipString returns the index just past the JSON string starting at i of
-// valid JSON.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the index just past the value starting at i of
-// compacted valid JSON.
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(b)
-	default:
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case ',', '}', ']':
-				return i
-			}
-		}
-		return len(b)
-	}
 }
 
 // syntaxError is the decoder's error for invalid JSON: unlike
