@@ -18,13 +18,13 @@ const maxPublishBody = 1 << 20
 // publish is POST {prefix}/{namespace}/topics/{topic}:publish, structured,
 // batched or binary mode. It answers 200 {} (any other 2xx is an error to the
 // SDKs) and never waits for delivery.
-func (s *Service) publish(w http.ResponseWriter, r *http.Request, v map[string]string) {
-	topicName, op, ok := splitOperation(v["topicOperation"])
+func (s *Service) publish(w http.ResponseWriter, r *http.Request, v dataPath) {
+	topicName, op, ok := splitOperation(v.operation)
 	if !ok || lower(op) != "publish" {
-		writeDataError(w, http.StatusNotFound, codeNotFound, "The topic operation '"+v["topicOperation"]+"' is not supported; use {topic}:publish.")
+		writeDataError(w, http.StatusNotFound, codeNotFound, "The topic operation '"+v.operation+"' is not supported; use {topic}:publish.")
 		return
 	}
-	t, ok := s.authorize(w, r, v["namespace"], topicName)
+	t, ok := s.authorize(w, r, v.namespace, topicName)
 	if !ok {
 		return
 	}

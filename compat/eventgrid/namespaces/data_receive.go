@@ -19,15 +19,15 @@ const (
 )
 
 // subscriptionOperation is POST …/topics/{t}/eventsubscriptions/{s}:{op}.
-func (s *Service) subscriptionOperation(w http.ResponseWriter, r *http.Request, v map[string]string) {
-	subName, op, ok := splitOperation(v["subscriptionOperation"])
+func (s *Service) subscriptionOperation(w http.ResponseWriter, r *http.Request, v dataPath) {
+	subName, op, ok := splitOperation(v.operation)
 	handler := s.pullOperation(op)
 	if !ok || handler == nil {
-		writeDataError(w, http.StatusNotFound, codeNotFound, "The event subscription operation '"+v["subscriptionOperation"]+
+		writeDataError(w, http.StatusNotFound, codeNotFound, "The event subscription operation '"+v.operation+
 			"' is not supported; use receive, acknowledge, release, reject or renewLock.")
 		return
 	}
-	t, ok := s.authorize(w, r, v["namespace"], v["topic"])
+	t, ok := s.authorize(w, r, v.namespace, v.topic)
 	if !ok {
 		return
 	}
@@ -40,7 +40,7 @@ func (s *Service) subscriptionOperation(w http.ResponseWriter, r *http.Request, 
 	s.mu.RUnlock()
 	switch {
 	case es == nil:
-		writeDataError(w, http.StatusNotFound, codeNotFound, "The event subscription '"+subName+"' was not found on topic '"+v["topic"]+"'.")
+		writeDataError(w, http.StatusNotFound, codeNotFound, "The event subscription '"+subName+"' was not found on topic '"+v.topic+"'.")
 	case q == nil:
 		writeDataError(w, http.StatusBadRequest, codeBadRequest, "The event subscription '"+subName+
 			"' delivers in Push mode; receive and settle operations need deliveryMode Queue.")
@@ -83,12 +83,24 @@ func (s *Service) receive(w http.ResponseWriter, r *http.Request, es *subscripti
 	}
 	got := q.Receive(r.Context(), maxEvents, time.Duration(wait)*time.Second)
 	if len(got) > 0 {
+		// One attempt entry per delivery count: the events of a receive
+		// that share it (all of them, on a first receive) are one attempt
+		// of the same number, as a batch delivery is.
 		now := s.clock.Now()
-		for _, d := range got {
+		ids := make([]string, len(got))
+		for i, d := range got {
+			ids[i] = d.Event.ID
+		}
+		for start := 0; start < len(got); {
+			end := start + 1
+			for end < len(got) && got[end].DeliveryCount == got[start].DeliveryCount {
+				end++
+			}
 			s.journal.Append(engine.Entry{
 				Time: now, Kind: engine.KindAttempt, Route: es.route, Labels: es.labels,
-				EventIDs: []string{d.Event.ID}, Attempt: d.DeliveryCount, Outcome: outcomeReceived,
+				EventIDs: ids[start:end:end], Attempt: got[start].DeliveryCount, Outcome: outcomeReceived,
 			})
+			start = end
 		}
 	}
 	httpjson.WriteBody(w, http.StatusOK, receiveBody(got))

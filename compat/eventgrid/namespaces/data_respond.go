@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/auth"
 	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
@@ -38,8 +36,9 @@ func writeDataError(w http.ResponseWriter, status int, code, message string) {
 	writeData(w, status, map[string]map[string]string{"error": {"code": code, "message": message}})
 }
 
-// dataHandler accepts only POST, as every data-plane operation is.
-func (s *Service) dataHandler(h func(http.ResponseWriter, *http.Request, map[string]string)) http.Handler {
+// dataHandler accepts only POST, as every data-plane operation is, and
+// hands the request to the operation its path names.
+func (s *Service) dataHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
@@ -47,7 +46,12 @@ func (s *Service) dataHandler(h func(http.ResponseWriter, *http.Request, map[str
 				"The HTTP method '"+r.Method+"' is not supported; namespace operations are POST requests.")
 			return
 		}
-		h(w, r, mux.Vars(r))
+		p, _ := parseDataPath(r.URL.Path) // the route matched it
+		if p.topic == "" {
+			s.publish(w, r, p)
+		} else {
+			s.subscriptionOperation(w, r, p)
+		}
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/queue"
 	"github.com/gridbridge/gridbridge/emulator/engine"
+	"github.com/gridbridge/gridbridge/internal/httpjson"
 )
 
 // maxSettleBody bounds a lock-token request; tokens are short.
@@ -83,8 +84,11 @@ func lockTokens(w http.ResponseWriter, r *http.Request) ([]string, bool) {
 		LockTokens []string `json:"lockTokens"`
 	}
 	if err == nil {
-		dec := json.NewDecoder(bytes.NewReader(body))
-		err = dec.Decode(&req)
+		var plain bool
+		if req.LockTokens, plain = plainLockTokens(body); !plain {
+			dec := json.NewDecoder(bytes.NewReader(body))
+			err = dec.Decode(&req)
+		}
 	}
 	if err != nil {
 		writeDataError(w, http.StatusBadRequest, codeBadRequest, `The request body must be {"lockTokens":["<token>", …]}.`)
@@ -95,6 +99,45 @@ func lockTokens(w http.ResponseWriter, r *http.Request) ([]string, bool) {
 		return nil, false
 	}
 	return req.LockTokens, true
+}
+
+// plainLockTokens reads a body in the form the SDKs send,
+// {"lockTokens":["…",…]} without spaces and with tokens of printable ASCII
+// that need no unescaping, as the decoder would; ok is false for any other
+// body, which is left to the decoder (and its rules on case, unknown
+// members, escapes and trailing data).
+func plainLockTokens(body []byte) (tokens []string, ok bool) {
+	const head, tail = `{"lockTokens":["`, `"]}`
+	b := bytes.TrimSpace(body)
+	if len(b) < len(head)+len(tail) || string(b[:len(head)]) != head || string(b[len(b)-len(tail):]) != tail {
+		return nil, false
+	}
+	b = b[len(head)-1 : len(b)-len(tail)+1] // "t1","t2"
+	tokens = make([]string, 0, bytes.Count(b, []byte(`","`))+1)
+	for len(b) > 0 {
+		if b[0] != '"' {
+			return nil, false
+		}
+		end := 1
+		for end < len(b) && b[end] != '"' {
+			if c := b[end]; c < 0x20 || c >= 0x7f || c == '\\' {
+				return nil, false
+			}
+			end++
+		}
+		if end == len(b) {
+			return nil, false
+		}
+		tokens = append(tokens, string(b[1:end]))
+		b = b[end+1:]
+		if len(b) > 0 {
+			if b[0] != ',' {
+				return nil, false
+			}
+			b = b[1:]
+		}
+	}
+	return tokens, true
 }
 
 type failedLockToken struct {
@@ -110,6 +153,10 @@ type tokenError struct {
 // writeSettleResult answers 200 even when every token failed; both arrays
 // are always present and keep the request's order.
 func writeSettleResult(w http.ResponseWriter, res []queue.Result) {
+	if body, ok := plainSettleResult(res); ok {
+		httpjson.WriteBody(w, http.StatusOK, body)
+		return
+	}
 	out := struct {
 		Succeeded []string          `json:"succeededLockTokens"`
 		Failed    []failedLockToken `json:"failedLockTokens"`
@@ -122,6 +169,43 @@ func writeSettleResult(w http.ResponseWriter, res []queue.Result) {
 		}
 	}
 	writeData(w, http.StatusOK, out)
+}
+
+// plainSettleResult writes the common answer by hand, every token settled
+// and each one text JSON writes as it is (the queue's own tokens are
+// base64); ok is false otherwise, for writeData to encode.
+func plainSettleResult(res []queue.Result) (body []byte, ok bool) {
+	const head, tail = `{"succeededLockTokens":[`, `],"failedLockTokens":[]}`
+	size := len(head) + len(tail)
+	for _, r := range res {
+		if r.Err != nil || !plainJSON(r.Token) {
+			return nil, false
+		}
+		size += len(r.Token) + 3
+	}
+	body = make([]byte, 0, size)
+	body = append(body, head...)
+	for i, r := range res {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, '"')
+		body = append(body, r.Token...)
+		body = append(body, '"')
+	}
+	return append(body, tail...), true
+}
+
+// plainJSON reports whether s is written into a JSON string unchanged by
+// writeData's encoder (which escapes HTML's <, > and & too).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // journalSettled records the events a settle operation applied to.

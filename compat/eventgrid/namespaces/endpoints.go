@@ -2,8 +2,8 @@ package namespaces
 
 import (
 	"net/http"
-	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -66,14 +66,62 @@ func (s *Service) Register(r *mux.Router) {
 	// The data plane: the operation is glued to the last segment with ':'
 	// ("t1:publish", "sub1:receive"), so the handlers split it themselves.
 	// The SDKs send "eventsubscriptions" in lower case; match any case.
-	data := DataPlanePrefix + "{namespace}/" + ci("topics")
-	r.Handle(data+"/{topicOperation}", entra.OnPlane(entra.EventGridPlane(), s.dataHandler(s.publish)))
-	r.Handle(data+"/{topic}/"+ci("eventsubscriptions")+"/{subscriptionOperation}", entra.OnPlane(entra.EventGridPlane(), s.dataHandler(s.subscriptionOperation)))
+	// Both paths are matched by hand (parseDataPath) rather than by
+	// mux's path templates: every publish, receive and settle is routed,
+	// and the templates' regular expressions, run once to match and again
+	// to extract the variables, cost as much as a receive's own work.
+	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool {
+		_, ok := parseDataPath(req.URL.Path)
+		return ok
+	}).Handler(entra.OnPlane(entra.EventGridPlane(), s.dataHandler()))
 }
 
-// ci is a path segment that matches word in any letter case.
-func ci(word string) string {
-	return "{kw_" + word + ":(?i)" + regexp.QuoteMeta(word) + "}"
+// dataPath is a data-plane request's path: topic is empty for a topic
+// operation ({prefix}{namespace}/topics/{topic}:publish) and set for a
+// subscription's ({prefix}{namespace}/topics/{topic}/eventsubscriptions/
+// {subscription}:{operation}); operation is the last segment, name and
+// operation still glued with ':'.
+type dataPath struct {
+	namespace, topic, operation string
+}
+
+// parseDataPath reads the two data-plane paths, their keywords (topics,
+// eventsubscriptions) in any letter case, every other segment non-empty,
+// nothing after the operation: what the path templates
+// {prefix}{namespace}/topics/{topicOperation} and
+// .../topics/{topic}/eventsubscriptions/{subscriptionOperation} matched.
+func parseDataPath(path string) (dataPath, bool) {
+	rest, ok := strings.CutPrefix(path, DataPlanePrefix)
+	if !ok {
+		return dataPath{}, false
+	}
+	var seg [5]string
+	n := 0
+	for n < len(seg) {
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			seg[n], rest = rest, ""
+			n++
+			break
+		}
+		seg[n], rest = rest[:i], rest[i+1:]
+		n++
+	}
+	if rest != "" || (n != 3 && n != 5) || !strings.EqualFold(seg[1], "topics") {
+		return dataPath{}, false
+	}
+	for _, s := range seg[:n] {
+		if s == "" {
+			return dataPath{}, false
+		}
+	}
+	if n == 3 {
+		return dataPath{namespace: seg[0], operation: seg[2]}, true
+	}
+	if !strings.EqualFold(seg[3], "eventsubscriptions") {
+		return dataPath{}, false
+	}
+	return dataPath{namespace: seg[0], topic: seg[2], operation: seg[4]}, true
 }
 
 // writeBody is the prologue of a PUT or PATCH: a PUT may create, so its
