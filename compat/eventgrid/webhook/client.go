@@ -20,9 +20,15 @@ func NoRedirects(c *http.Client) *http.Client {
 // maxResponseBody bounds what is read of a webhook's answer.
 const maxResponseBody = 64 << 10
 
-// readLimited reads at most maxResponseBody bytes of a response body and
-// drains nothing more, so a huge answer cannot hold the attempt.
-func readLimited(r io.Reader) []byte {
-	b, _ := io.ReadAll(io.LimitReader(r, maxResponseBody))
+// readLimited reads at most maxResponseBody bytes of an answer's body and
+// drains nothing more, so a huge answer cannot hold the attempt. An empty
+// body is read to its end without a buffer (its connection is kept only
+// once it is).
+func readLimited(resp *http.Response) []byte {
+	if resp.ContentLength == 0 {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
 	return b
 }

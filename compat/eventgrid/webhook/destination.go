@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/http/httpguts"
 
@@ -44,38 +46,42 @@ type Destination struct {
 	// RecordSecrets keeps the URL's query and secret header values
 	// readable in the journal (--record-secrets); off, they are redacted.
 	RecordSecrets bool
+
+	once sync.Once
+	prep prepared
 }
 
 // Deliver posts the batch and names the outcome (EG-4, EG-24). It honours
 // ctx, which the engine cancels with engine.ErrResponseTimeout after 30 s
 // (EG-5).
 func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Outcome {
+	p := d.prepare()
 	body, contentType := d.body(a.Batch.Items)
-	secrets := d.secrets()
 	rec := &engine.RecordedRequest{Method: http.MethodPost, URL: d.URL, Body: body, ItemsBody: true}
 	// What the journal, dead letters and messages show: the URL's query and
 	// secret header values redacted; the endpoint gets them as they are.
 	recorded := func(o engine.Outcome) engine.Outcome {
-		o.Request = secrets.Request(rec)
-		o.Destination = secrets.URL(d.URL)
-		o.Message = secrets.Text(o.Message, d.URL)
+		o.Request = p.secrets.Request(rec)
+		o.Destination = p.recordedURL
+		o.Message = p.secrets.Text(o.Message, d.URL)
 		return o
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
 	if err != nil {
 		return recorded(engine.Outcome{Name: OutcomeResolutionError, Message: "the endpoint URL is not usable: " + err.Error()})
 	}
-	if err := d.setHeaders(req.Header, a, contentType); err != nil {
+	req.Header = make(http.Header, deliveryHeaders+len(d.Attributes))
+	if err := d.setHeaders(req.Header, a, contentType, p); err != nil {
 		// A value no HTTP request can carry fails this attempt for good
 		// (BadRequest is never retried, EG-6): dead-lettered or dropped.
 		rec.Header = req.Header.Clone()
 		return recorded(engine.Outcome{Name: OutcomeBadRequest, Message: err.Error()})
 	}
-	// The request's own headers: nothing changes them once Do is called
+	// The request's own headers: nothing changes them once it is sent
 	// (the client sets no cookies or credentials), and the journal keeps
 	// its own copy of each distinct set.
 	rec.Header = req.Header
-	resp, err := d.Client.Do(req)
+	resp, err := d.do(req)
 	if err != nil {
 		name := outcomeForError(ctx, err)
 		msg := err.Error()
@@ -84,12 +90,56 @@ func (d *Destination) Deliver(ctx context.Context, a *engine.Attempt) engine.Out
 		}
 		return recorded(engine.Outcome{Name: name, Message: msg})
 	}
-	answer := readLimited(resp.Body)
+	answer := readLimited(resp)
 	resp.Body.Close()
 	return recorded(engine.Outcome{
 		OK: Succeeded(resp.StatusCode), Name: OutcomeForStatus(resp.StatusCode), Status: resp.StatusCode,
-		Message: strings.TrimSpace(fmt.Sprintf("HTTP %s %s", resp.Status, snippet(answer))),
+		Message: strings.TrimSpace("HTTP " + resp.Status + " " + snippet(answer)),
 	})
+}
+
+// prepared is what every attempt of a destination shares, worked out on
+// its first: the secrets and the URL as recorded.
+type prepared struct {
+	secrets     *redact.Secrets
+	recordedURL string
+	// upperName is the aeg-subscription-name value.
+	upperName string
+}
+
+// prepare works out d's prepared values once; d's fields must not change
+// after its first delivery.
+func (d *Destination) prepare() *prepared {
+	d.once.Do(func() {
+		d.prep.secrets = d.secrets()
+		d.prep.secrets.KnowURL(d.URL)
+		d.prep.recordedURL = d.prep.secrets.URL(d.URL)
+		d.prep.upperName = strings.ToUpper(d.SubscriptionName)
+	})
+	return &d.prep
+}
+
+// do sends req through d's client. A client with no timeout, cookie jar or
+// credentials in the URL does nothing but call its transport for a request
+// that is not redirected (and NoRedirects follows none); its Do would
+// still copy every header for a redirect, so the transport is called
+// directly here, and a failure is worded as Do words it.
+func (d *Destination) do(req *http.Request) (*http.Response, error) {
+	c := d.Client
+	if c.Transport == nil || c.Jar != nil || c.Timeout != 0 || req.URL.User != nil {
+		return c.Do(req)
+	}
+	resp, err := c.Transport.RoundTrip(req)
+	if err == nil && resp == nil {
+		err = fmt.Errorf("http: RoundTripper implementation (%T) returned a nil *Response with a nil error", c.Transport)
+	}
+	if err != nil {
+		return nil, &url.Error{Op: "Post", URL: req.URL.String(), Err: err}
+	}
+	if resp.Body == nil {
+		resp.Body = http.NoBody
+	}
+	return resp, nil
 }
 
 // secrets lists what Event Grid keeps secret in a delivery: the endpoint
@@ -131,10 +181,16 @@ func (d *Destination) body(items []*engine.Item) ([]byte, string) {
 	return buf, "application/json; charset=utf-8"
 }
 
+// deliveryHeaders is how many headers setHeaders sets besides the
+// delivery attributes.
+const deliveryHeaders = 6
+
 // setHeaders writes the service's delivery headers (W-EG-3.1).
 // Names go out in Go's canonical form (Aeg-Event-Type); header names are
-// case-insensitive, and the journal then shows exactly what was sent.
-func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType string) error {
+// case-insensitive, and the journal then shows exactly what was sent. The
+// service's own are set by their canonical names, their values in one
+// slice: h.Set would canonicalize each name anew and allocate each value's.
+func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType string, p *prepared) error {
 	for _, attr := range d.Attributes {
 		if v, ok := d.attributeValue(attr, a.Batch.Items); ok {
 			if !httpguts.ValidHeaderFieldValue(v) {
@@ -143,13 +199,18 @@ func (d *Destination) setHeaders(h http.Header, a *engine.Attempt, contentType s
 			h.Set(attr.Name, v)
 		}
 	}
-	h.Set("Content-Type", contentType)
-	h.Set("aeg-event-type", "Notification")
-	h.Set("aeg-subscription-name", strings.ToUpper(d.SubscriptionName))
-	h.Set("aeg-delivery-count", strconv.Itoa(a.Number-1))
-	h.Set("aeg-metadata-version", "1")
+	values := make([]string, 0, deliveryHeaders)
+	set := func(name, value string) {
+		values = append(values, value)
+		h[name] = values[len(values)-1 : len(values) : len(values)]
+	}
+	set("Content-Type", contentType)
+	set("Aeg-Event-Type", "Notification")
+	set("Aeg-Subscription-Name", p.upperName)
+	set("Aeg-Delivery-Count", strconv.Itoa(a.Number-1))
+	set("Aeg-Metadata-Version", "1")
 	if ev := firstEvent(a.Batch.Items); ev != nil && ev.Schema != egevent.CloudEventSchemaV10 {
-		h.Set("aeg-data-version", ev.DataVersion)
+		set("Aeg-Data-Version", ev.DataVersion)
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ func ValidateEventGrid(ctx context.Context, client *http.Client, v Validation, b
 	if err != nil {
 		return 0, &HandshakeError{URL: baseURL, Method: "POST", Reason: "response code Unknown (" + err.Error() + ")"}
 	}
-	answer := readLimited(resp.Body)
+	answer := readLimited(resp)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return 0, &HandshakeError{URL: baseURL, Method: "POST", Reason: fmt.Sprintf("response code %d", resp.StatusCode)}
@@ -117,7 +117,7 @@ func ValidateCloudEvents(ctx context.Context, client *http.Client, url, baseURL 
 	if err != nil {
 		return &HandshakeError{URL: baseURL, Method: "OPTIONS", Reason: "response code Unknown (" + err.Error() + ")"}
 	}
-	readLimited(resp.Body)
+	readLimited(resp)
 	resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return &HandshakeError{URL: baseURL, Method: "OPTIONS", Reason: fmt.Sprintf("response code %d", resp.StatusCode)}

@@ -131,3 +131,29 @@ func TestHandshakes(t *testing.T) {
 		t.Fatal("OPTIONS without WebHook-Allowed-Origin accepted")
 	}
 }
+
+// An attempt that gets no answer is worded as the client's Do words it,
+// though the transport is called directly.
+func TestDeliverFailureWordedAsClientDo(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL + "/hook"
+	srv.Close() // nothing listens there now
+	client := NoRedirects(&http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()})
+	req, err := http.NewRequest(http.MethodPost, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want := client.Do(req)
+	if want == nil {
+		t.Fatal("a closed server answered")
+	}
+	d := &Destination{Client: client, URL: url, Schema: egevent.EventGridSchema}
+	_, got := d.do(req.Clone(context.Background()))
+	if got == nil || got.Error() != want.Error() {
+		t.Fatalf("do failed with %v, Do with %v", got, want)
+	}
+	if o := d.Deliver(context.Background(), attempt(1, &engine.Item{Body: []byte(`{}`)})); o.OK || o.Name != OutcomeSocketError || o.Message != want.Error() {
+		t.Fatalf("outcome %+v", o)
+	}
+}

@@ -36,6 +36,17 @@ type Secrets struct {
 	allQuery bool
 	body     map[string]bool // top-level keys of a JSON object body
 	values   []string        // scrubbed from free text
+	// knownURL, redacted as knownRedacted, is a URL every request of a
+	// destination goes to (see KnowURL).
+	knownURL, knownRedacted string
+}
+
+// KnowURL redacts rawURL once, for URL to answer from then on without
+// parsing it again: a destination's every attempt goes to the same URL.
+// Call it after the secrets are all marked and before s is shared.
+func (s *Secrets) KnowURL(rawURL string) {
+	s.knownURL, s.knownRedacted = "", ""
+	s.knownRedacted, s.knownURL = s.URL(rawURL), rawURL
 }
 
 // Header marks a header's value secret.
@@ -104,7 +115,9 @@ func (s *Secrets) Request(rec *engine.RecordedRequest) *engine.RecordedRequest {
 	}
 	out := *rec
 	out.URL = s.URL(rec.URL)
-	if len(rec.Header) > 0 {
+	if len(rec.Header) > 0 && len(s.headers) > 0 {
+		// Without secret headers the record shares rec's map, as it does
+		// when nothing at all is secret.
 		out.Header = make(http.Header, len(rec.Header))
 		for k, vs := range rec.Header {
 			if s.headers[http.CanonicalHeaderKey(k)] {
@@ -129,6 +142,9 @@ func (s *Secrets) Request(rec *engine.RecordedRequest) *engine.RecordedRequest {
 func (s *Secrets) URL(rawURL string) string {
 	if s.none() || (!s.allQuery && len(s.query) == 0) {
 		return rawURL
+	}
+	if rawURL == s.knownURL {
+		return s.knownRedacted
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {

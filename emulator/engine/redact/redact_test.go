@@ -55,3 +55,18 @@ func TestTextRedactsURLsAndValuesInErrors(t *testing.T) {
 		t.Errorf("nothing secret, yet %s", got)
 	}
 }
+
+// A known URL is answered as it was redacted, other URLs as before.
+func TestKnowURLAnswersAsURLDid(t *testing.T) {
+	t.Parallel()
+	s := &Secrets{}
+	s.AllQuery("https://hook.example/api?code=abcd&x=1")
+	want := s.URL("https://hook.example/api?code=abcd&x=1")
+	s.KnowURL("https://hook.example/api?code=abcd&x=1")
+	if got := s.URL("https://hook.example/api?code=abcd&x=1"); got != want || got != "https://hook.example/api?code=<redacted>&x=<redacted>" {
+		t.Fatalf("known URL redacted as %q, want %q", got, want)
+	}
+	if got := s.URL("https://other.example/?code=abcd"); got != "https://other.example/?code=<redacted>" {
+		t.Fatalf("another URL redacted as %q", got)
+	}
+}
