@@ -3,6 +3,7 @@ package namespaces
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"slices"
 	"testing"
 
@@ -110,6 +111,20 @@ func TestParseDataPathMatchesWhatTheTemplatesDid(t *testing.T) {
 	} {
 		if got, ok := parseDataPath(path); ok {
 			t.Errorf("%s: matched as %+v", path, got)
+		}
+	}
+}
+
+// queryValue finds what url.Values.Get finds.
+func TestQueryValueIsTheParsedQuerys(t *testing.T) {
+	for _, raw := range []string{
+		"", "maxEvents=10", "maxEvents=10&maxWaitTime=5", "maxWaitTime=5&maxEvents=3&maxEvents=4",
+		"api-version=2024-06-01&maxEvents=%31%30", "max%45vents=7", "maxEvents=%zz&maxEvents=2",
+		"maxEvents=1;x=2&maxEvents=9", "&&maxEvents", "maxEvents=a+b", "maxevents=5",
+	} {
+		u := &url.URL{RawQuery: raw}
+		if got, want := queryValue(raw, "maxEvents"), u.Query().Get("maxEvents"); got != want {
+			t.Errorf("%q: %q, url.Values %q", raw, got, want)
 		}
 	}
 }

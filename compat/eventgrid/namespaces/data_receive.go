@@ -2,7 +2,9 @@ package namespaces
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gridbridge/gridbridge/compat/eventgrid/namespaces/internal/queue"
@@ -72,12 +74,11 @@ func (s *Service) pullOperation(op string) pullHandler {
 // real time) up to maxWaitTime for the first one. A timeout is 200 with an
 // empty value, never an error the SDKs would retry.
 func (s *Service) receive(w http.ResponseWriter, r *http.Request, es *subscriptionState, q *queue.Queue) {
-	query := r.URL.Query()
-	maxEvents, ok := intParam(w, query.Get("maxEvents"), "maxEvents", defaultMaxEvents, 1, maxMaxEvents)
+	maxEvents, ok := intParam(w, queryValue(r.URL.RawQuery, "maxEvents"), "maxEvents", defaultMaxEvents, 1, maxMaxEvents)
 	if !ok {
 		return
 	}
-	wait, ok := intParam(w, query.Get("maxWaitTime"), "maxWaitTime", defaultWait, minWait, maxWait)
+	wait, ok := intParam(w, queryValue(r.URL.RawQuery, "maxWaitTime"), "maxWaitTime", defaultWait, minWait, maxWait)
 	if !ok {
 		return
 	}
@@ -129,6 +130,29 @@ func receiveBody(got []queue.Delivery) []byte {
 		b = append(b, '}')
 	}
 	return append(b, `]}`...)
+}
+
+// queryValue is r.URL.Query().Get(name) without building the map: the
+// first value of name in a raw query, pairs read as url.ParseQuery reads
+// them (one holding ';' or a bad escape skipped), "" when it is absent.
+func queryValue(rawQuery, name string) string {
+	for rawQuery != "" {
+		var pair string
+		pair, rawQuery, _ = strings.Cut(rawQuery, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		key, value, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(key)
+		if err != nil || key != name {
+			continue
+		}
+		if value, err = url.QueryUnescape(value); err != nil {
+			continue
+		}
+		return value
+	}
+	return ""
 }
 
 // intParam reads an integer query parameter within [lo, hi], answering 400

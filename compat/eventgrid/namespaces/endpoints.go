@@ -61,19 +61,21 @@ func (s *Service) armEndpoints() []arm.Endpoint {
 // Register mounts the ARM endpoints of Microsoft.EventGrid/namespaces/** and
 // the namespace data plane on r.
 func (s *Service) Register(r *mux.Router) {
-	arm.NewTable(arm.Options{RequireAPIVersion: true}, s.armEndpoints()...).Mount(r)
-
 	// The data plane: the operation is glued to the last segment with ':'
 	// ("t1:publish", "sub1:receive"), so the handlers split it themselves.
 	// The SDKs send "eventsubscriptions" in lower case; match any case.
 	// Both paths are matched by hand (parseDataPath) rather than by
 	// mux's path templates: every publish, receive and settle is routed,
 	// and the templates' regular expressions, run once to match and again
-	// to extract the variables, cost as much as a receive's own work.
+	// to extract the variables, cost as much as a receive's own work. Its
+	// paths are no ARM path, so it goes before the ARM table's routes,
+	// which are then not tried first.
 	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool {
 		_, ok := parseDataPath(req.URL.Path)
 		return ok
 	}).Handler(entra.OnPlane(entra.EventGridPlane(), s.dataHandler()))
+
+	arm.NewTable(arm.Options{RequireAPIVersion: true}, s.armEndpoints()...).Mount(r)
 }
 
 // dataPath is a data-plane request's path: topic is empty for a topic
