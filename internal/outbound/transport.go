@@ -50,9 +50,23 @@ type Transport struct {
 	maxIdle  int
 	dialer   net.Dialer
 
-	mu   sync.Mutex
-	idle map[string][]*conn // by scheme://host:port, most recently used last
+	// bufs holds request buffers (*[]byte) between requests: a request is
+	// written from one, head and body, and the body is read into it
+	// straight from the request.
+	bufs sync.Pool
+
+	mu sync.Mutex
+	// idle holds the idle connections by host, most recently used last. A
+	// host's entry stays, emptied, when its last idle connection is taken,
+	// so the next one returned needs no new slice; CloseIdleConnections
+	// and idle expiry drop it.
+	idle map[connKey][]*conn
 }
+
+// connKey names the endpoint a connection goes to: a URL's scheme and its
+// host as written (with or without the default port: two spellings of one
+// endpoint only keep separate pools).
+type connKey struct{ scheme, host string }
 
 // New returns a Transport that keeps up to maxIdlePerHost idle connections
 // a host, makes TLS connections with tlsConfig (nil: the defaults) and
@@ -63,7 +77,7 @@ func New(fallback *http.Transport, proxy func(*http.Request) (*url.URL, error), 
 	return &Transport{
 		fallback: fallback, proxy: proxy, tls: tlsConfig, maxIdle: maxIdlePerHost,
 		dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second},
-		idle:   map[string][]*conn{},
+		idle:   map[connKey][]*conn{},
 	}
 }
 
@@ -71,7 +85,7 @@ func New(fallback *http.Transport, proxy func(*http.Request) (*url.URL, error), 
 func (t *Transport) CloseIdleConnections() {
 	t.mu.Lock()
 	idle := t.idle
-	t.idle = map[string][]*conn{}
+	t.idle = map[connKey][]*conn{}
 	t.mu.Unlock()
 	for _, cs := range idle {
 		for _, c := range cs {
@@ -87,17 +101,19 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !t.makes(req) {
 		return t.fallback.RoundTrip(req)
 	}
-	body, err := readBody(req)
-	if err != nil {
+	buf := t.buffer()
+	defer t.keep(buf)
+	var err error
+	if *buf, err = appendRequest((*buf)[:0], req); err != nil {
 		return nil, err
 	}
-	key := req.URL.Scheme + "://" + hostPort(req.URL)
+	key := connKey{req.URL.Scheme, req.URL.Host}
 	for try := 0; ; try++ {
 		c, reused, err := t.get(req.Context(), key, req.URL, try > 0)
 		if err != nil {
 			return nil, err
 		}
-		resp, retry, err := c.roundTrip(req, body, reused)
+		resp, retry, err := c.roundTrip(req, *buf, reused)
 		if err == nil {
 			return resp, nil
 		}
@@ -159,17 +175,21 @@ func hopByHop(k string) bool {
 	return false
 }
 
-// readBody reads the request body whole (its length is known and bounded).
-func readBody(req *http.Request) ([]byte, error) {
-	if req.Body == nil || req.Body == http.NoBody {
-		return nil, nil
+// buffer takes a request buffer from the pool, or makes one.
+func (t *Transport) buffer() *[]byte {
+	if b, ok := t.bufs.Get().(*[]byte); ok {
+		return b
 	}
-	defer req.Body.Close()
-	body := make([]byte, req.ContentLength)
-	if _, err := io.ReadFull(req.Body, body); err != nil {
-		return nil, fmt.Errorf("http: ContentLength=%d with Body length shorter: %w", req.ContentLength, err)
+	return new([]byte)
+}
+
+// keep returns a request buffer to the pool once its request is written
+// and answered; a large one is dropped.
+func (t *Transport) keep(b *[]byte) {
+	if cap(*b) > maxKeptBuffer {
+		return
 	}
-	return body, nil
+	t.bufs.Put(b)
 }
 
 // hostPort is the URL's host with its port, the scheme's default when it
@@ -186,7 +206,7 @@ func hostPort(u *url.URL) string {
 }
 
 // get takes an idle connection to key, or dials one (always, with dial).
-func (t *Transport) get(ctx context.Context, key string, u *url.URL, dial bool) (*conn, bool, error) {
+func (t *Transport) get(ctx context.Context, key connKey, u *url.URL, dial bool) (*conn, bool, error) {
 	if !dial {
 		if c := t.takeIdle(key); c != nil {
 			return c, true, nil
@@ -220,17 +240,13 @@ func (t *Transport) get(ctx context.Context, key string, u *url.URL, dial bool) 
 
 // takeIdle takes the most recently used idle connection to key, nil when
 // there is none.
-func (t *Transport) takeIdle(key string) *conn {
+func (t *Transport) takeIdle(key connKey) *conn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for cs := t.idle[key]; len(cs) > 0; cs = t.idle[key] {
 		c := cs[len(cs)-1]
 		cs[len(cs)-1] = nil
-		if len(cs) == 1 {
-			delete(t.idle, key)
-		} else {
-			t.idle[key] = cs[:len(cs)-1]
-		}
+		t.idle[key] = cs[:len(cs)-1]
 		if c.idleTimer.Stop() {
 			return c
 		}
@@ -247,9 +263,6 @@ const idleTimeout = 90 * time.Second
 // put keeps c for the next request to its host, or closes it when the
 // host has enough idle connections.
 func (t *Transport) put(c *conn) {
-	if cap(c.buf) > maxKeptBuffer {
-		c.buf = nil
-	}
 	t.mu.Lock()
 	if cs := t.idle[c.key]; len(cs) < t.maxIdle {
 		t.idle[c.key] = append(cs, c)
@@ -284,11 +297,10 @@ func (t *Transport) expire(c *conn) {
 // conn is one HTTP/1.1 connection, used by one request at a time.
 type conn struct {
 	t       *Transport
-	key     string
+	key     connKey
 	nc      net.Conn
 	counted countingReader
 	br      *bufio.Reader
-	buf     []byte // the request as written, kept for the next one
 	// idleTimer closes the connection once it has been idle for
 	// idleTimeout; set on its first return to the pool.
 	idleTimer *time.Timer
@@ -325,7 +337,7 @@ var aLongTimeAgo = time.Unix(1, 0)
 // roundTrip writes the request and reads the answer's head. retry is true
 // when the request failed on a kept-alive connection the server had
 // closed before reading anything: it may go again.
-func (c *conn) roundTrip(req *http.Request, body []byte, reused bool) (resp *http.Response, retry bool, err error) {
+func (c *conn) roundTrip(req *http.Request, wire []byte, reused bool) (resp *http.Response, retry bool, err error) {
 	ctx := req.Context()
 	if err := ctx.Err(); err != nil {
 		return nil, false, context.Cause(ctx)
@@ -344,8 +356,7 @@ func (c *conn) roundTrip(req *http.Request, body []byte, reused bool) (resp *htt
 		}
 		return nil, reused && nothingRead && closedByPeer(err), err
 	}
-	c.buf = appendRequest(c.buf[:0], req, body)
-	if _, err := c.nc.Write(c.buf); err != nil {
+	if _, err := c.nc.Write(wire); err != nil {
 		return fail(err, true)
 	}
 	readBefore := c.counted.read
@@ -374,24 +385,33 @@ func closedByPeer(err error) bool {
 
 // appendRequest writes the request's head and body as net/http's
 // Transport would: the request line, Host, User-Agent unless the request
-// sets its own, Content-Length, the headers in sorted order.
-func appendRequest(b []byte, req *http.Request, body []byte) []byte {
+// sets its own, Content-Length, the headers in sorted order. The body,
+// whose length is known and bounded, is read whole into b and closed.
+func appendRequest(b []byte, req *http.Request) ([]byte, error) {
+	hasBody := req.Body != nil && req.Body != http.NoBody
+	if hasBody {
+		defer req.Body.Close()
+	}
 	method := req.Method
 	if method == "" {
 		method = http.MethodGet
 	}
 	b = append(b, method...)
 	b = append(b, ' ')
-	b = append(b, req.URL.RequestURI()...)
+	b = appendRequestURI(b, req.URL)
 	b = append(b, " HTTP/1.1\r\nHost: "...)
 	b = append(b, req.URL.Host...)
 	b = append(b, "\r\n"...)
 	if _, ok := req.Header["User-Agent"]; !ok {
 		b = append(b, "User-Agent: Go-http-client/1.1\r\n"...)
 	}
-	if body != nil || method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
+	var length int64
+	if hasBody {
+		length = req.ContentLength
+	}
+	if hasBody || method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
 		b = append(b, "Content-Length: "...)
-		b = strconv.AppendInt(b, int64(len(body)), 10)
+		b = strconv.AppendInt(b, length, 10)
 		b = append(b, "\r\n"...)
 	}
 	var keys [16]string
@@ -412,7 +432,33 @@ func appendRequest(b []byte, req *http.Request, body []byte) []byte {
 		}
 	}
 	b = append(b, "\r\n"...)
-	return append(b, body...)
+	if !hasBody {
+		return b, nil
+	}
+	head := len(b)
+	b = slices.Grow(b, int(length))[:head+int(length)]
+	if _, err := io.ReadFull(req.Body, b[head:]); err != nil {
+		return b[:head], fmt.Errorf("http: ContentLength=%d with Body length shorter: %w", req.ContentLength, err)
+	}
+	return b, nil
+}
+
+// appendRequestURI appends u.RequestURI() without making it a string of
+// its own first.
+func appendRequestURI(b []byte, u *url.URL) []byte {
+	if u.Opaque != "" {
+		return append(b, u.RequestURI()...)
+	}
+	if p := u.EscapedPath(); p != "" {
+		b = append(b, p...)
+	} else {
+		b = append(b, '/')
+	}
+	if u.ForceQuery || u.RawQuery != "" {
+		b = append(b, '?')
+		b = append(b, u.RawQuery...)
+	}
+	return b
 }
 
 // body1 is an answer's body: once read to its end and closed, its
