@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // attempt makes one delivery attempt and acts on its outcome. The batch's
@@ -26,13 +29,26 @@ func (e *Engine) attempt(rs *routeState, b *Batch, first bool, m outsideMark) {
 	a := &Attempt{Route: route, Batch: b, Number: b.Attempts, At: now}
 
 	o, injected := e.faults.outcomeFor(route, b)
-	if !injected {
+	switch {
+	case injected:
+	case !m.awaited() && route.ResponseTimeout > 0:
+		// Nothing waits for this attempt's work: it is made on this
+		// goroutine, and a response timeout acts from its timer.
+		e.deliverUnawaited(rs, route, a, func(o Outcome) { e.act(rs, route, b, a, first, o, now) })
+		return
+	default:
 		var release func()
 		o, release = e.deliver(rs, route, a, m)
 		// Released once the outcome has been acted on (retry scheduled,
 		// dead letter queued): see deliver.
 		defer release()
 	}
+	e.act(rs, route, b, a, first, o, now)
+}
+
+// act records an attempt's outcome and does what it calls for: the
+// delivery counted, a retry scheduled, the batch given up.
+func (e *Engine) act(rs *routeState, route *Route, b *Batch, a *Attempt, first bool, o Outcome, now time.Time) {
 	if o.OK && o.Name == "" {
 		o.Name = "Success"
 	}
@@ -158,6 +174,69 @@ func (e *Engine) deliver(rs *routeState, route *Route, a *Attempt, m outsideMark
 		cancel(nil)
 		close(acted)
 	}
+}
+
+// deliverUnawaited is deliver for an attempt no clock waits for (real or
+// scaled time): the destination is called on this goroutine, not on a
+// second one this goroutine would wait for, and act is called once with
+// the outcome. When the response timeout fires first, a route that does
+// not linger has its request cancelled and acts on the destination's
+// outcome, as deliver does; one that lingers acts on the timeout from the
+// timer, while the request stays open through the late-success window,
+// and a late success withdraws the retry (EG-5).
+func (e *Engine) deliverUnawaited(rs *routeState, route *Route, a *Attempt, act func(Outcome)) {
+	lingers := route.LateSuccessWindow > route.ResponseTimeout
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	st := &unawaitedAttempt{}
+	timer := e.clock.AfterFunc(route.ResponseTimeout, func() {
+		// Decided under st.mu, so a late answer that finds the timeout
+		// first waits for the timeout to be acted on.
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if !st.decided.CompareAndSwap(false, true) {
+			return // answered first
+		}
+		if !lingers {
+			cancel(ErrResponseTimeout)
+			return
+		}
+		st.giveUp = e.clock.AfterFunc(route.LateSuccessWindow-route.ResponseTimeout, func() { cancel(ErrResponseTimeout) })
+		name := route.TimeoutOutcome
+		if name == "" {
+			name = "TimedOut"
+		}
+		act(Outcome{Name: name, Message: fmt.Sprintf("no answer within %s", route.ResponseTimeout)})
+	})
+	o := route.Destination.Deliver(ctx, a)
+	if st.decided.CompareAndSwap(false, true) {
+		timer.Stop()
+		act(o)
+		return
+	}
+	if !lingers {
+		act(o) // cancelled with ErrResponseTimeout: the destination names it
+		return
+	}
+	// The late answer of a lingering attempt; the timer decided and acted
+	// on the timeout holding st.mu, so once it is ours the retry a late
+	// success withdraws is scheduled.
+	st.mu.Lock()
+	giveUp := st.giveUp
+	st.mu.Unlock()
+	giveUp.Stop()
+	if o.OK {
+		e.lateSuccess(rs, route, a.Batch, o)
+	}
+}
+
+// unawaitedAttempt is what deliverUnawaited's goroutine and its timeout
+// share: decided is set by whichever of the answer and the timeout comes
+// first.
+type unawaitedAttempt struct {
+	decided atomic.Bool
+	mu      sync.Mutex
+	giveUp  Timer
 }
 
 // lateSuccess takes a batch off the retry queue when its timed-out attempt

@@ -39,6 +39,10 @@ func (e *Engine) goAttempts(rs *routeState, f func(m outsideMark)) {
 	e.clock.goTask(rs.route.ID, func(task uint64) { f(outsideMark{clock: e.clock, task: task}) })
 }
 
+// awaited reports whether the clock waits for the attempt's work (a
+// virtual clock's task); on real and scaled time nothing does.
+func (m outsideMark) awaited() bool { return m.task != 0 }
+
 // start begins one attempt's watch of its request, whose response timeout
 // fires at deadline on the clock.
 func (m outsideMark) start(deadline time.Time) *outsideWatch {
