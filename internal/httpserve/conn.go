@@ -61,6 +61,7 @@ type conn struct {
 	dateSec          int64
 	date             []byte
 	out              []byte
+	bufs             *answerBuffers // c.w.buf's and out's while an answer is made
 	watch            watcher
 	bodyReadFinished bool
 }
@@ -217,6 +218,40 @@ func (c *conn) serveRequest() {
 		return
 	}
 	c.w.finish()
+	c.releaseBuffers()
+}
+
+// answerBuffers are the two buffers an answer is made in: the body the
+// handler wrote, and what goes on the wire.
+type answerBuffers struct{ body, out []byte }
+
+// takeBuffers gives the request being answered the server's pooled
+// buffers, so answer buffers belong to the requests in progress, not to
+// every open keep-alive connection.
+func (c *conn) takeBuffers() {
+	b, ok := c.srv.buffers.Get().(*answerBuffers)
+	if !ok {
+		b = &answerBuffers{body: make([]byte, 0, 4<<10), out: make([]byte, 0, 4<<10)}
+	}
+	c.bufs, c.w.buf, c.out = b, b.body[:0], b.out[:0]
+}
+
+// releaseBuffers returns them when the answer is complete; one grown far
+// beyond the usual answer is dropped instead of kept.
+func (c *conn) releaseBuffers() {
+	b := c.bufs
+	if b == nil {
+		return
+	}
+	b.body, b.out = c.w.buf[:0], c.out[:0]
+	if cap(b.body) > 2*maxBuffered {
+		b.body = make([]byte, 0, 4<<10)
+	}
+	if cap(b.out) > 2*maxBuffered+4<<10 {
+		b.out = make([]byte, 0, 4<<10)
+	}
+	c.bufs, c.w.buf, c.out = nil, nil, nil
+	c.srv.buffers.Put(b)
 }
 
 // runHandler runs the handler; a panic closes the connection, logged unless

@@ -41,10 +41,7 @@ type response struct {
 func (w *response) reset(req *http.Request) {
 	c := w.c
 	clear(w.hdr)
-	if cap(w.buf) > 2*maxBuffered {
-		w.buf = nil // one big answer should not stay with the connection
-	}
-	*w = response{c: c, req: req, hdr: w.hdr, cl: -1, headBuf: w.headBuf[:0], buf: w.buf[:0]}
+	*w = response{c: c, req: req, hdr: w.hdr, cl: -1, headBuf: w.headBuf[:0]}
 	w.head = req.Method == http.MethodHead
 }
 
@@ -155,6 +152,9 @@ func (w *response) Write(p []byte) (int, error) {
 	if w.head {
 		return len(p), nil
 	}
+	if w.buf == nil {
+		w.c.takeBuffers()
+	}
 	w.buf = append(w.buf, p...)
 	if len(w.buf) >= maxBuffered {
 		w.flush()
@@ -179,6 +179,9 @@ func (w *response) WriteString(s string) (int, error) {
 	w.written += int64(len(s))
 	if w.head {
 		return len(s), nil
+	}
+	if w.buf == nil {
+		w.c.takeBuffers()
 	}
 	w.buf = append(w.buf, s...)
 	if len(w.buf) >= maxBuffered {
@@ -216,6 +219,9 @@ func (w *response) EnableFullDuplex() error { return nil }
 func (w *response) flush() {
 	if w.err != nil {
 		return
+	}
+	if w.c.out == nil {
+		w.c.takeBuffers()
 	}
 	out := w.c.out[:0]
 	if !w.committed {

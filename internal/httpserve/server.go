@@ -46,6 +46,8 @@ type Server struct {
 	Log *slog.Logger
 
 	inShutdown atomic.Bool
+	// buffers pools the answers' buffers (conn.takeBuffers).
+	buffers sync.Pool
 
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}

@@ -621,3 +621,38 @@ func TestShutdownGivesUpWithItsContext(t *testing.T) {
 		t.Fatalf("Shutdown with a busy request: %v", err)
 	}
 }
+
+// An idle keep-alive connection holds no answer buffers: they go back to
+// the server's pool when the answer is complete, so memory follows the
+// requests in progress, not the connections open.
+func TestIdleConnectionsHoldNoAnswerBuffers(t *testing.T) {
+	idle := make(chan net.Conn, 16)
+	big := strings.Repeat("x", 20<<10)
+	ts := start(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, big)
+	}, func(s *Server) {
+		s.ConnState = func(c net.Conn, st http.ConnState) {
+			if st == http.StateIdle {
+				idle <- c
+			}
+		}
+	})
+	for range 8 {
+		cl := ts.dial(t)
+		cl.send("GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+		if resp, body := cl.read("GET"); resp.StatusCode != 200 || body != big {
+			t.Fatalf("answer %d with %d bytes", resp.StatusCode, len(body))
+		}
+		<-idle // the connection went idle after its answer
+	}
+	ts.srv.mu.Lock()
+	defer ts.srv.mu.Unlock()
+	if len(ts.srv.conns) != 8 {
+		t.Fatalf("%d connections open, want 8", len(ts.srv.conns))
+	}
+	for c := range ts.srv.conns {
+		if c.bufs != nil || c.out != nil || c.w.buf != nil {
+			t.Errorf("an idle connection holds answer buffers: %d and %d bytes", cap(c.out), cap(c.w.buf))
+		}
+	}
+}
