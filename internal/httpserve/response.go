@@ -135,7 +135,14 @@ func appendHeader(b []byte, k, v string) []byte {
 	return append(b, "\r\n"...)
 }
 
-func (w *response) Write(p []byte) (int, error) {
+func (w *response) Write(p []byte) (int, error) { return write(w, p) }
+
+// WriteString saves io.WriteString a conversion.
+func (w *response) WriteString(s string) (int, error) { return write(w, s) }
+
+// write is Write and WriteString: the body is buffered, and flushed once
+// it reaches maxBuffered.
+func write[T string | []byte](w *response, p T) (int, error) {
 	if !w.wroteHeader {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -160,34 +167,6 @@ func (w *response) Write(p []byte) (int, error) {
 		w.flush()
 	}
 	return len(p), w.err
-}
-
-// WriteString saves io.WriteString a conversion.
-func (w *response) WriteString(s string) (int, error) {
-	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
-	}
-	if w.err != nil {
-		return 0, w.err
-	}
-	if !w.bodyAllowed {
-		return 0, http.ErrBodyNotAllowed
-	}
-	if w.cl >= 0 && w.written+int64(len(s)) > w.cl {
-		return 0, http.ErrContentLength
-	}
-	w.written += int64(len(s))
-	if w.head {
-		return len(s), nil
-	}
-	if w.buf == nil {
-		w.c.takeBuffers()
-	}
-	w.buf = append(w.buf, s...)
-	if len(w.buf) >= maxBuffered {
-		w.flush()
-	}
-	return len(s), w.err
 }
 
 // Flush sends the headers and what the body has so far.
