@@ -15,14 +15,8 @@ func decodeFast(body []byte, v any) bool {
 	r := jsonscan.New(body)
 	// A member given twice is left to encoding/json, which merges the
 	// second into the first: seen has a bit for each member read.
-	var seen uint32
-	once := func(bit uint32) bool {
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
-	}
+	var seen membersRead
+	once := seen.first
 	switch in := v.(type) {
 	case *receiveMessageInput:
 		var out receiveMessageInput
@@ -44,6 +38,19 @@ func decodeFast(body []byte, v any) bool {
 		}
 	}
 	return false
+}
+
+// membersRead has a bit for each member of an object read so far.
+type membersRead uint32
+
+// first reports whether bit's member is read for the first time, and
+// marks it read.
+func (m *membersRead) first(bit uint32) bool {
+	if uint32(*m)&bit != 0 {
+		return false
+	}
+	*m |= membersRead(bit)
+	return true
 }
 
 func (in *receiveMessageInput) member(r *jsonscan.Reader, key []byte, once func(uint32) bool) bool {
@@ -90,7 +97,7 @@ func (in *deleteMessageBatchInput) member(r *jsonscan.Reader, key []byte, once f
 		in.Entries = make([]deleteBatchEntry, 0, maxBatchEntries)
 		return r.Array(func() bool {
 			var e deleteBatchEntry
-			var seen [2]bool
+			var seen membersRead
 			ok := r.Object(func(key []byte) bool {
 				var ok bool
 				var field int
@@ -103,11 +110,7 @@ func (in *deleteMessageBatchInput) member(r *jsonscan.Reader, key []byte, once f
 				default:
 					return false
 				}
-				if seen[field] {
-					return false
-				}
-				seen[field] = true
-				return ok
+				return ok && seen.first(1<<field)
 			})
 			in.Entries = append(in.Entries, e)
 			return ok
@@ -132,7 +135,7 @@ func (in *sendMessageBatchInput) member(r *jsonscan.Reader, key []byte, once fun
 		bodies := make([]string, 0, maxBatchEntries)
 		return r.Array(func() bool {
 			var e sendBatchEntry
-			var seen [5]bool
+			var seen membersRead
 			ok := r.Object(func(key []byte) bool {
 				var ok bool
 				var field int
@@ -163,11 +166,7 @@ func (in *sendMessageBatchInput) member(r *jsonscan.Reader, key []byte, once fun
 				default:
 					return false
 				}
-				if seen[field] {
-					return false
-				}
-				seen[field] = true
-				return ok
+				return ok && seen.first(1<<field)
 			})
 			in.Entries = append(in.Entries, e)
 			return ok
